@@ -1,0 +1,44 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { distDir } from "./load.js";
+
+const bundleScript = fileURLToPath(new URL("../scripts/bundle.mjs", import.meta.url));
+const apis = ["scraper"];
+
+describe("the bundles", () => {
+  it.each(apis)("%s.json is valid OpenAPI 3.1", async (api) => {
+    // The official OpenAPI schemas, as maintained by the validator package.
+    const validator = new Validator();
+    const result = await validator.validate(fileURLToPath(new URL(`${api}.json`, distDir)));
+    expect(validator.version).toBe("3.1");
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it.each(apis)("%s.yaml, %s.json and %s.deref.json describe the same API", async (api) => {
+    const yaml = parse(await readFile(new URL(`${api}.yaml`, distDir), "utf8"));
+    const json = JSON.parse(await readFile(new URL(`${api}.json`, distDir), "utf8"));
+    const deref = JSON.parse(await readFile(new URL(`${api}.deref.json`, distDir), "utf8"));
+    expect(yaml).toEqual(json);
+    expect(JSON.stringify(deref)).not.toContain('"$ref"');
+    expect(Object.keys(deref.paths)).toEqual(Object.keys(json.paths));
+  });
+
+  it("is byte-identical when built again", async () => {
+    const again = await mkdtemp(join(tmpdir(), "spec-dist-"));
+    await promisify(execFile)(process.execPath, [bundleScript, "--out", again]);
+    const built = (await readdir(distDir)).sort();
+    expect((await readdir(again)).sort()).toEqual(built);
+    for (const file of built) {
+      const [first, second] = await Promise.all([readFile(new URL(file, distDir)), readFile(join(again, file))]);
+      expect(first.equals(second), file).toBe(true);
+    }
+  }, 60_000);
+});
