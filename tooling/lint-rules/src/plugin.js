@@ -1,3 +1,4 @@
+import extensions from './rules/extensions.js';
 import mediaTypeExamples from './rules/media-type-examples.js';
 import notShownDescribed from './rules/not-shown-described.js';
 import scraperExtensions from './rules/scraper-extensions.js';
@@ -16,6 +17,7 @@ export default function plugin() {
     id: 'house',
     rules: {
       oas3: {
+        extensions,
         'media-type-examples': mediaTypeExamples,
         'not-shown-described': notShownDescribed,
         'scraper-extensions': scraperExtensions,

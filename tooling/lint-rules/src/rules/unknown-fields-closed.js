@@ -1,3 +1,5 @@
+import { resolveFrom } from '../resolve-from.js';
+
 /**
  * Whether a schema admits no unknown property: it sets `additionalProperties: false`, every oneOf/anyOf
  * alternative is closed, or one allOf part is (under draft-07 semantics, which Prism uses, that part alone
@@ -8,11 +10,9 @@
  * @returns {boolean}
  */
 function isClosed(ctx, schema, file) {
-  const { node, location } = ctx.resolve(schema, file);
+  const { node, file: here } = resolveFrom(ctx, schema, file);
   if (!node) return false;
   if (node['x-not-shown'] !== undefined || node.additionalProperties === false) return true;
-  // Only a $ref moves to another file; an inline schema's parts sit where it does.
-  const here = node === schema ? file : (location?.source.absoluteRef ?? file);
   const alternatives = [...(node.oneOf ?? []), ...(node.anyOf ?? [])];
   return (
     (alternatives.length > 0 && alternatives.every((branch) => isClosed(ctx, branch, here))) ||
