@@ -59,7 +59,9 @@ export function createOpenApiAjv(document: OpenApiDocument, id: string, options:
   // Unknown keywords stay errors (strictSchema). The type-consistency checks stay off: the descriptions narrow shared
   // components with `allOf` branches that add `items` or `required` without repeating `type`, which is valid 2020-12.
   const ajv = new Ajv2020({ allErrors: true, strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, ...options });
-  addFormats(ajv);
+  // "fast" formats: a URL is checked for a scheme and no whitespace rather than against the full RFC 3986 grammar,
+  // which cost three quarters of the time of validating a page of posts.
+  addFormats(ajv, { mode: "fast" });
   for (const keyword of annotationKeywords(document)) ajv.addKeyword({ keyword });
   ajv.addSchema(schemaResource(document, id));
   return ajv;

@@ -73,17 +73,17 @@ export function validatorSchemas(document: OpenApiDocument, id: string) {
 
   for (const { operationId, method, path } of Object.values(operationTable(document).operations)) {
     const operation = (document.paths as Record<string, Record<string, Node>>)[path]?.[method.toLowerCase()] as Node;
-    const requestBody = operation.requestBody && deref(document, operation.requestBody);
+    const requestBody = operation.requestBody ? deref(document, operation.requestBody) : undefined;
+    // Left out of the generated table when the operation takes no body (JSON drops `undefined`).
+    const request = requestBody && {
+      required: Boolean(requestBody.required),
+      content: bodies(ownerOf(operation.requestBody, `${operationId}_request`), requestBody.content),
+    };
     const responses: OperationValidators["responses"] = {};
     for (const [status, response] of Object.entries(operation.responses as Node)) {
       responses[status] = bodies(ownerOf(response, `${operationId}_${status}`), deref(document, response).content);
     }
-    table[operationId] = {
-      ...(requestBody && {
-        request: { required: Boolean(requestBody.required), content: bodies(ownerOf(operation.requestBody, `${operationId}_request`), requestBody.content) },
-      }),
-      responses,
-    };
+    table[operationId] = { request, responses };
   }
   const withInline = { ...document, components: { ...document.components, schemas: { ...components, ...inline } } };
   return { document: withInline, exports, table };
@@ -99,8 +99,10 @@ export function validatorAjv(document: OpenApiDocument, api: string, options: Op
 
 /**
  * ajv's standalone code still says `require(…)` for the helpers it uses (`ajv/dist/runtime/ucs2length`, the formats of
- * ajv-formats) even with `esm: true`. Turn each into a default import, which in ESM is the CommonJS `module.exports`, so
- * `require("m").x` becomes `m_.x` unchanged. Neither package has an `exports` map: deep paths need their `.js`.
+ * ajv-formats) even with `esm: true`. Import each instead, and bind its CommonJS `module.exports` to a name that the
+ * code's `require("m").x` becomes. Loaders shape a CommonJS namespace differently (Node and esbuild put `module.exports`
+ * under `default`; vite and rollup lift an `__esModule` module's own `default` there), hence the small interop.
+ * Neither package has an `exports` map, so deep paths need their `.js`.
  */
 const deepPath = /^(?:@[^/]+\/)?[^/]+\/(?:.+\/)?[^./]+$/;
 function esmImports(code: string): string {
@@ -110,8 +112,13 @@ function esmImports(code: string): string {
     imports.set(specifier, name);
     return name;
   });
-  const lines = [...imports].map(([specifier, name]) => `import ${name} from "${deepPath.test(specifier) ? `${specifier}.js` : specifier}";`);
-  return [...lines, body.replace(/^"use strict";/, "")].join("\n");
+  if (imports.size === 0) return body;
+  return [
+    ...[...imports].map(([specifier, name]) => `import * as ${name}module from "${deepPath.test(specifier) ? `${specifier}.js` : specifier}";`),
+    "const commonjs_ = (namespace) => (namespace.default?.__esModule ? namespace.default : namespace);",
+    ...[...imports.values()].map((name) => `const ${name} = commonjs_(${name}module);`),
+    body.replace(/^"use strict";/, ""),
+  ].join("\n");
 }
 
 /** The validator module of one surface (`.js`), its declarations (`.d.ts`); both deterministic. */

@@ -1,0 +1,108 @@
+// pnpm bench: the client's costs as ratios against baselines measured in the same run.
+//  1. per-request overhead vs plain fetch + JSON.parse (target ≤ 1.15×), and with validateResponses (≤ 1.30×);
+//  2. pacing: concurrent profile calls against a server enforcing a token bucket, vs the ideal time (≤ 1.15×, ≤ 1% 429s);
+//  3. the bundle, min+gz, without validators (target ≤ 15 kB).
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { createScraperClient } from "../dist/index.js";
+
+const apiKey = "scrape_live_bench";
+const results = [];
+const report = (name, value, target, pass) => results.push({ name, value, target, pass });
+
+async function startServer(rpm = 0) {
+  const child = spawn(process.execPath, [new URL("./server.mjs", import.meta.url).pathname, String(rpm)], { stdio: ["ignore", "pipe", "inherit"] });
+  const [port] = await once(child.stdout, "data");
+  const output = [];
+  child.stdout.on("data", (chunk) => output.push(String(chunk)));
+  return {
+    baseUrl: `http://127.0.0.1:${String(port).trim()}/api/v1`,
+    async stop() {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+      return Number(/429s=(\d+)/.exec(output.join(""))?.[1] ?? Number.NaN);
+    },
+  };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function overhead() {
+  const server = await startServer();
+  const url = `${server.baseUrl}/scrape/shortvideo/posts`;
+  const plain = async () => {
+    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify({ username: "creator" }) });
+    return JSON.parse(await response.text());
+  };
+  const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false });
+  const validating = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false, validateResponses: true });
+  const arms = { plain, client: () => client.posts("shortvideo", "creator"), validating: () => validating.posts("shortvideo", "creator") };
+  const times = { plain: [], client: [], validating: [] };
+  for (const arm of Object.values(arms)) for (let i = 0; i < 300; i++) await arm(); // warm up, incl. the validators' import
+  // Interleaved rounds so that drift in the machine's speed hits every arm alike.
+  for (let round = 0; round < 15; round++) {
+    for (const [name, arm] of Object.entries(arms)) {
+      const started = performance.now();
+      for (let i = 0; i < 200; i++) await arm();
+      times[name].push((performance.now() - started) / 200);
+    }
+  }
+  await server.stop();
+  const base = median(times.plain);
+  const ratio = median(times.client) / base;
+  const validated = median(times.validating) / base;
+  report("per-request time, plain fetch + JSON.parse", `${(base * 1000).toFixed(0)} µs`, "baseline", true);
+  report("per-request overhead, client", `${ratio.toFixed(3)}×`, "≤ 1.15×", ratio <= 1.15);
+  report("per-request overhead, client + validateResponses", `${validated.toFixed(3)}×`, "≤ 1.30×", validated <= 1.3);
+}
+
+async function pacing() {
+  const rpm = 6000;
+  const calls = 7000;
+  const workers = 64;
+  const server = await startServer(rpm);
+  const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: rpm }, retry: { maxRetries: 10 } });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < calls) {
+        next++;
+        await client.profile("shortvideo", "creator");
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  const rejected = await server.stop();
+  // The server's bucket starts full (a minute's allowance) and refills at rpm: call N is admitted at (N - rpm) / rate.
+  const ideal = ((calls - rpm) / rpm) * 60_000;
+  const ratio = elapsed / ideal;
+  report(`pacing: ${calls} calls, ${workers} at a time, ${rpm}/min bucket`, `${(elapsed / 1000).toFixed(2)} s (ideal ${(ideal / 1000).toFixed(2)} s) = ${ratio.toFixed(3)}×`, "≤ 1.15×", ratio <= 1.15);
+  report("pacing: 429s", `${rejected} (${((rejected / calls) * 100).toFixed(2)}%)`, "≤ 1%", rejected / calls <= 0.01);
+}
+
+async function bundleSize() {
+  const result = await build({
+    entryPoints: [new URL("../dist/index.js", import.meta.url).pathname],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+    external: ["@content-scraper/validators", "@content-scraper/validators/*"],
+  });
+  const code = result.outputFiles[0].contents;
+  const gzipped = gzipSync(code, { level: 9 }).length;
+  report("bundle, min+gz, without validators", `${(gzipped / 1024).toFixed(1)} kB (min ${(code.length / 1024).toFixed(1)} kB)`, "≤ 15 kB", gzipped <= 15 * 1024);
+}
+
+await overhead();
+await pacing();
+await bundleSize();
+console.table(results.map(({ name, value, target, pass }) => ({ measure: name, value, target, met: pass ? "yes" : "NO" })));
+if (results.some((result) => !result.pass)) {
+  console.error("a benchmark target was missed");
+  process.exitCode = 1;
+}

@@ -1,0 +1,66 @@
+// The loopback server the client benchmarks talk to, in its own process so that it does not share the client's CPU.
+// It answers profile requests with a profile and everything else with a 30-post shortvideo page.
+// argv: <rpm or 0>. With an rpm it enforces the service's token bucket (a minute's allowance as burst, continuous
+// refill) and answers 429 with Retry-After when empty. It prints its port, then `429s=<n>` on SIGTERM.
+import { createServer } from "node:http";
+
+const rpm = Number(process.argv[2] ?? 0);
+const post = (i) => ({
+  id: String(7312345678901234567n + BigInt(i)),
+  contentType: "video",
+  title: `Post ${i} #recipe`,
+  views: 1000 + i, likes: 100 + i, comments: 10, shares: 5, bookmarks: 2,
+  uploadedAt: 1763500000 - i * 3600,
+  uploadedAtFormatted: new Date((1763500000 - i * 3600) * 1000).toISOString().replace(".000", ""),
+  postPage: `https://shortvideo.example/@creator/video/${i}`,
+  creator: "creator",
+  videoUrl: `https://cdn.example/v/${i}.mp4?x-expires=1763798400&x-signature=abc`,
+  thumbnail: `https://cdn.example/t/${i}.jpg`,
+  platform: "shortvideo",
+  hashtags: [],
+  region: "US",
+});
+const body = JSON.stringify({
+  data: { posts: Array.from({ length: 30 }, (_, i) => post(i)), profile_pictures: { creator: "https://cdn.example/a.jpg" }, next_cursor: "c2" },
+  request_id: "req_bench", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 1000 },
+});
+
+const profile = JSON.stringify({
+  data: { username: "creator", display_name: "Creator", follower_count: 1284000 },
+  request_id: "req_bench", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 1000 },
+});
+
+let tokens = rpm;
+let updated = performance.now();
+let rejected = 0;
+const perMs = rpm / 60_000;
+
+createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    const headers = { "content-type": "application/json", "x-scraper-credits-charged": "1", "x-scraper-credits-remaining": "1000" };
+    if (rpm > 0) {
+      const now = performance.now();
+      tokens = Math.min(rpm, tokens + (now - updated) * perMs);
+      updated = now;
+      const limits = { "x-scraper-ratelimit-limit": String(rpm), "x-scraper-ratelimit-reset": "0" };
+      if (tokens < 1) {
+        rejected++;
+        const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+        response.writeHead(429, { ...headers, ...limits, "x-scraper-credits-charged": "0", "x-scraper-ratelimit-remaining": "0", "retry-after": String(retryAfter) });
+        response.end(JSON.stringify({ error: "SCRAPER_RATE_LIMITED", message: "rate limited", request_id: "req_429" }));
+        return;
+      }
+      tokens -= 1;
+      Object.assign(headers, limits, { "x-scraper-ratelimit-remaining": String(Math.floor(tokens)) });
+    }
+    response.writeHead(200, headers);
+    response.end(request.url.endsWith("/profile") ? profile : body);
+  });
+}).listen(0, "127.0.0.1", function () {
+  console.log(this.address().port);
+});
+process.on("SIGTERM", () => {
+  console.log(`429s=${rejected}`);
+  process.exit(0);
+});

@@ -1,0 +1,20 @@
+/** The reason an aborted signal carries, or a standard AbortError when it has none. */
+export function abortReason(signal: AbortSignal | undefined): unknown {
+  return signal?.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,76 @@
+import { describe, expectTypeOf, it } from "vitest";
+import { createScraperClient, type ErrorCode, type ListedPost, type ScraperApiError, type ScraperMeta } from "../src/index.js";
+
+const scraper = createScraperClient({ apiKey: "scrape_live_types", baseUrl: "https://api.example.com/api/v1" });
+
+describe("types follow the platforms", () => {
+  it("resolves { data, meta } with the platform's own shapes", async () => {
+    const profile = await scraper.profile("shortvideo", "creator");
+    expectTypeOf(profile.meta).toEqualTypeOf<ScraperMeta>();
+    expectTypeOf(profile.data.follower_count).toEqualTypeOf<number>();
+    expectTypeOf(profile.data).toHaveProperty("bio").toEqualTypeOf<unknown>();
+
+    const page = await scraper.posts("shortvideo", "creator");
+    expectTypeOf(page.data.next_cursor).toEqualTypeOf<string | undefined>();
+    expectTypeOf<(typeof page.data.posts)[number]["videoUrl"]>().toEqualTypeOf<string>();
+  });
+
+  it("never offers next_cursor on ephemeral and professional", async () => {
+    const ephemeral = await scraper.posts("ephemeral", "creator");
+    expectTypeOf(ephemeral.data.next_cursor).toEqualTypeOf<undefined>();
+    const professional = await scraper.posts("professional", "creator");
+    expectTypeOf(professional.data.next_cursor).toEqualTypeOf<undefined>();
+  });
+
+  it("keeps videoUrl off videosite listings and transcript off every listing", () => {
+    expectTypeOf<ListedPost<"videosite">["videoUrl"]>().toEqualTypeOf<undefined>();
+    expectTypeOf<ListedPost<"shortvideo">["transcript"]>().toEqualTypeOf<undefined>();
+  });
+
+  it("always carries transcript and topComments on a single post", async () => {
+    const { data } = await scraper.post("shortvideo", "https://shortvideo.example/@c/video/1");
+    expectTypeOf<(typeof data.posts)[number]["transcript"]>().toEqualTypeOf<string | null>();
+    const plain = await scraper.post("microblog", "microblog.example/c/status/1");
+    expectTypeOf<(typeof plain.data.posts)[number]["transcript"]>().toEqualTypeOf<null>();
+  });
+
+  it("offers contentType on videosite only", () => {
+    scraper.posts("videosite", "creator", { contentType: "video" });
+    // @ts-expect-error contentType exists on videosite posts only
+    scraper.posts("shortvideo", "creator", { contentType: "video" });
+  });
+
+  it("offers audience on shortvideo and photoshare only", () => {
+    scraper.audience("shortvideo", "creator");
+    scraper.audience("photoshare", "creator");
+    // @ts-expect-error no audience on videosite
+    scraper.audience("videosite", "creator");
+    // @ts-expect-error not a platform
+    scraper.profile("tiktok", "creator");
+  });
+
+  it("names focused methods after their paths, with the platform's own fields", async () => {
+    expectTypeOf(scraper.shortvideo).toHaveProperty("searchSuggestions");
+    const { data } = await scraper.shortvideo.favorites({ handle: "creator" });
+    expectTypeOf<(typeof data.aweme_list)[number]["statistics"]["play_count"]>().toEqualTypeOf<number>();
+    scraper.shortvideo.regions();
+    // @ts-expect-error exactly one of handle or unique_id
+    scraper.shortvideo.reposts({ handle: "creator", unique_id: "creator" });
+    // @ts-expect-error favorites needs a body
+    scraper.shortvideo.favorites();
+  });
+
+  it("types error codes from the description", () => {
+    expectTypeOf<ScraperApiError["code"]>().toEqualTypeOf<ErrorCode | undefined>();
+    expectTypeOf<"PROFILE_NOT_FOUND">().toMatchTypeOf<ErrorCode>();
+    // @ts-expect-error not a code the description knows
+    expectTypeOf<"NOT_A_CODE">().toMatchTypeOf<ErrorCode>();
+  });
+
+  it("types the api client from the description's paths", async () => {
+    const { data } = await scraper.api.POST("/scrape/videosite/profile", { body: { username: "creator" } });
+    expectTypeOf<NonNullable<typeof data>["data"]["display_name"]>().toEqualTypeOf<string>();
+    // @ts-expect-error no such path
+    scraper.api.POST("/scrape/videosite/audience", { body: {} });
+  });
+});
