@@ -41,9 +41,18 @@ export function schemaValidator(api: string) {
   };
 }
 
+export const apis = ["scraper", "platform", "platform-legacy", "connect"] as const;
+export type Api = (typeof apis)[number];
+
+export type Parameter = { name: string; in: string; required?: boolean; schema: unknown; example?: unknown; [extension: `x-${string}`]: unknown };
 export type Operation = {
   operationId: string;
   tags: string[];
+  summary?: string;
+  description?: string;
+  deprecated?: boolean;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<Parameter | { $ref: string }>;
   requestBody?: { required?: boolean; content: Record<string, MediaType> };
   responses: Record<string, Response | { $ref: string }>;
   [extension: `x-${string}`]: unknown;
@@ -55,10 +64,19 @@ export type Response = {
   content?: Record<string, MediaType>;
   "x-billing"?: string;
 };
-export type Header = { required?: boolean; schema: unknown; example?: unknown };
+export type Header = { required?: boolean; schema: unknown; example?: unknown; description?: string };
 
-/** Every (path, operation) of the document. */
-export function operations(document: OpenApiDocument): Array<{ path: string; operation: Operation }> {
-  const paths = document.paths as Record<string, { post?: Operation }>;
-  return Object.entries(paths).flatMap(([path, item]) => (item.post ? [{ path, operation: item.post }] : []));
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/** Every (path, method, operation) of the document, with the path item's own parameters. */
+export function operations(
+  document: OpenApiDocument,
+): Array<{ path: string; method: string; operation: Operation; pathParameters: Array<Parameter | { $ref: string }> }> {
+  const paths = (document.paths ?? {}) as Record<string, Partial<Record<(typeof methods)[number], Operation>> & { parameters?: Parameter[] }>;
+  return Object.entries(paths).flatMap(([path, item]) =>
+    methods.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ path, method, operation, pathParameters: item.parameters ?? [] }] : [];
+    }),
+  );
 }

@@ -27,6 +27,7 @@ describe("the scraper description", () => {
   it("has exactly the 30 operations at their real paths, all POST", () => {
     expect([...ops.entries()].map(([id, { path }]) => [id, path]).sort()).toEqual([...expected].sort());
     expect(Object.keys(document.paths as object)).toHaveLength(30);
+    expect(operations(document).map(({ method }) => method)).toEqual(Array(30).fill("post"));
   });
 
   it("is version 1.3.0, served under {host}/api/v1 and authenticated by x-api-key", () => {

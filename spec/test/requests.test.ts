@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operations, schemaValidator } from "./load.js";
+import { deref, operations, type Parameter, schemaValidator } from "./load.js";
 
 // Request bodies accepted and rejected, derived from the reference's rules (sections 4.1, 4.2 and 4.4).
 const { document, validate } = schemaValidator("scraper");
@@ -88,5 +88,96 @@ describe("request bodies follow the reference's rules", () => {
     const operation = byId.get("photoshareAudience");
     expect(operation?.["x-unknown-fields"]).toBe("reject");
     expect(validate(requestSchema("photoshareAudience"), { any: 1 }).valid).toBe(true);
+  });
+});
+
+// The neighbouring surfaces: request bodies the reference does not show stay open (any JSON object), the few fields and
+// parameters it does show follow its rules (sections 4.5, 5.2 and 8.3).
+describe("neighbouring surfaces' requests follow the reference's rules", () => {
+  const platform = schemaValidator("platform");
+  const legacy = schemaValidator("platform-legacy");
+  const surfaces = { platform, "platform-legacy": legacy };
+  type Surface = keyof typeof surfaces;
+
+  const operation = (surface: Surface, operationId: string) => {
+    const found = operations(surfaces[surface].document).find(({ operation }) => operation.operationId === operationId);
+    if (!found) throw new Error(`no operation ${operationId} in ${surface}`);
+    return found;
+  };
+  const body = (surface: Surface, operationId: string, mediaType = "application/json") =>
+    operation(surface, operationId).operation.requestBody?.content[mediaType]?.schema;
+  const parameter = (surface: Surface, operationId: string, where: string, name: string) => {
+    const { operation: op, pathParameters } = operation(surface, operationId);
+    const found = [...pathParameters, ...(op.parameters ?? [])]
+      .map((ref) => deref<Parameter>(surfaces[surface].document, ref))
+      .find((p) => p.in === where && p.name === name);
+    if (!found) throw new Error(`no ${where} parameter ${name} on ${operationId}`);
+    return found;
+  };
+
+  const writes = ["testWebhook", "executePayout", "executeQuickPay", "createInvoice", "sendInvoice", "voidInvoice", "createCampaignAnalyticsHistory"];
+  type BodyRow = [surface: Surface, operationId: string, mediaType: string, body: unknown, accepted: boolean, why: string];
+  const bodyRows: BodyRow[] = [
+    ...writes.flatMap((id): BodyRow[] => [
+      ["platform", id, "application/json", {}, true, "an empty object (the fields are not shown)"],
+      ["platform", id, "application/json", { amount: 1200, note: "x" }, true, "any fields (the body stays open)"],
+      ["platform", id, "application/json", [], false, "an array"],
+      ["platform", id, "application/json", "x", false, "a string"],
+    ]),
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "client_credentials" }, true, "client credentials"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "refresh_token", refresh_token: "rt" }, true, "a refresh"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "urn:example:other" }, true, "a grant not shown (the list is not complete)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", {}, false, "no grant_type"],
+    ["platform", "registerClient", "application/json", { redirect_uris: ["https://app.example/cb"] }, true, "RFC 7591 metadata"],
+    ["platform", "revokeToken", "application/x-www-form-urlencoded", { token: "rt" }, true, "a token"],
+  ];
+  it.each(bodyRows.map(([s, id, mt, b, ok, why]) => [`${s} ${id}: ${ok ? "accepts" : "rejects"} ${why}`, s, id, mt, b, ok] as const))(
+    "%s",
+    (_name, surface, operationId, mediaType, value, accepted) => {
+      expect(surfaces[surface].validate(body(surface, operationId, mediaType), value).valid).toBe(accepted);
+    },
+  );
+
+  type ParameterRow = [surface: Surface, operationId: string, where: string, name: string, value: unknown, accepted: boolean, why: string];
+  const key = (length: number) => "k".repeat(length);
+  const parameterRows: ParameterRow[] = [
+    ["platform", "createCampaignAnalyticsHistory", "header", "Idempotency-Key", key(8), true, "8 characters"],
+    ["platform", "createCampaignAnalyticsHistory", "header", "Idempotency-Key", key(200), true, "200 characters"],
+    ["platform", "createCampaignAnalyticsHistory", "header", "Idempotency-Key", key(7), false, "7 characters"],
+    ["platform", "createCampaignAnalyticsHistory", "header", "Idempotency-Key", key(201), false, "201 characters"],
+    ["platform", "listWebhookDeliveries", "query", "limit", 100, true, "a list limit of 100"],
+    ["platform", "listWebhookDeliveries", "query", "limit", 101, false, "a list limit over 100"],
+    ["platform", "listWebhookDeliveries", "query", "cursor", "eyJpZCI6MX0", true, "an opaque cursor"],
+    ["platform", "getPostMetricsHistory", "query", "limit", 500, true, "a metrics-history limit of 500"],
+    ["platform", "getPostMetricsHistory", "query", "limit", 501, false, "a metrics-history limit over 500"],
+    ["platform", "getPostMetricsHistory", "query", "days", 30, true, "days (its type is not shown, so anything)"],
+    ["platform-legacy", "getPostMetricsHistory", "query", "limit", 500, true, "a metrics-history limit of 500"],
+    ["platform-legacy", "getPostMetricsHistory", "query", "limit", 501, false, "a metrics-history limit over 500"],
+    ["platform", "authorizeClient", "query", "code_challenge_method", "S256", true, "PKCE S256"],
+    ["platform", "authorizeClient", "query", "code_challenge_method", "plain", false, "PKCE plain"],
+  ];
+  it.each(
+    parameterRows.map(([s, id, where, name, v, ok, why]) => [`${s} ${id} ${name}: ${ok ? "accepts" : "rejects"} ${why}`, s, id, where, name, v, ok] as const),
+  )("%s", (_name, surface, operationId, where, name, value, accepted) => {
+    expect(surfaces[surface].validate(parameter(surface, operationId, where, name).schema, value).valid).toBe(accepted);
+  });
+
+  it("defaults list limits to 25 and legacy pages to 1, with the legacy convention in components", () => {
+    expect(parameter("platform", "listWebhookDeliveries", "query", "limit").schema).toMatchObject({ type: "integer", default: 25, maximum: 100 });
+    const components = legacy.document.components as { parameters: Record<string, Parameter> };
+    expect(components.parameters.Page?.schema).toMatchObject({ type: "integer", default: 1 });
+    expect(components.parameters.Limit?.schema).toMatchObject({ type: "integer", default: 25, maximum: 100 });
+  });
+
+  it("requires PKCE S256 on /authorize and Idempotency-Key where the reference does", () => {
+    expect(parameter("platform", "authorizeClient", "query", "code_challenge_method").required).toBe(true);
+    expect(parameter("platform", "authorizeClient", "query", "code_challenge").required).toBe(true);
+    const required: Record<string, boolean> = {
+      testWebhook: false, executePayout: true, executeQuickPay: true, createInvoice: false, sendInvoice: false, voidInvoice: false,
+      createCampaignAnalyticsHistory: true,
+    };
+    for (const [id, isRequired] of Object.entries(required)) {
+      expect(parameter("platform", id, "header", "Idempotency-Key").required ?? false, id).toBe(isRequired);
+    }
   });
 });
