@@ -46,9 +46,11 @@ export type RequestBody<Ops, Id extends keyof Ops, M extends string = string> = 
  * documents is left out: it is ambiguous, so it has to be validated through its surface's own module.
  */
 export type MergeOperations<Surfaces> = {
-  [Id in { [N in keyof Surfaces]: keyof Surfaces[N] }[keyof Surfaces] as IsUnion<OwnersOf<Surfaces, Id>> extends true
+  [Id in { [N in keyof Surfaces]: KnownKeys<Surfaces[N]> }[keyof Surfaces] as IsUnion<OwnersOf<Surfaces, Id>> extends true
     ? never
-    : Id]: { [N in keyof Surfaces]: Id extends keyof Surfaces[N] ? Surfaces[N][Id] : never }[keyof Surfaces];
+    : Id]: { [N in keyof Surfaces]: Id extends KnownKeys<Surfaces[N]> ? Surfaces[N][Id] : never }[keyof Surfaces];
 };
-type OwnersOf<Surfaces, Id> = { [N in keyof Surfaces]: Id extends keyof Surfaces[N] ? N : never }[keyof Surfaces];
+// A surface without operations (connect, so far) is typed `Record<string, never>`: it names no operationId.
+type KnownKeys<T> = string extends keyof T ? never : keyof T;
+type OwnersOf<Surfaces, Id> = { [N in keyof Surfaces]: Id extends KnownKeys<Surfaces[N]> ? N : never }[keyof Surfaces];
 type IsUnion<T, All = T> = T extends unknown ? ([All] extends [T] ? false : true) : never;

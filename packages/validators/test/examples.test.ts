@@ -1,14 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { type OperationId, validateRequest, validateResponse } from "../src/scraper.js";
-import { allExamples, type Example, type Schema } from "./support.js";
+import * as platform from "../src/platform.js";
+import * as platformLegacy from "../src/platform-legacy.js";
+import type { BodyOptions, ValidationResult } from "../src/core.js";
+import * as scraper from "../src/scraper.js";
+import { allExamples, type Example, examplesOf, type Schema } from "./support.js";
 
 // Every example of the description validates, and breaking it in one place fails at that very place. The mutations are
 // derived from the example and its (dereferenced) schema, never written by hand.
 
-const validate = (example: Example, value: unknown) =>
+// Any surface's validators, called with the operationIds its own examples name.
+type Surface = {
+  validateRequest(operationId: never, body: unknown, options?: BodyOptions): ValidationResult;
+  validateResponse(operationId: never, status: string, body: unknown, options?: BodyOptions): ValidationResult;
+};
+const validateWith = (surface: Surface) => (example: Example, value: unknown) =>
   example.status === undefined
-    ? validateRequest(example.operationId as OperationId, value, { contentType: example.mediaType })
-    : validateResponse(example.operationId as OperationId, example.status, value, { contentType: example.mediaType });
+    ? surface.validateRequest(example.operationId as never, value, { contentType: example.mediaType })
+    : surface.validateResponse(example.operationId as never, example.status, value, { contentType: example.mediaType });
 
 type Node = { [keyword: string]: unknown };
 type Mutation = { what: string; path: string; keyword: string; value: unknown };
@@ -77,7 +85,23 @@ function mutations(root: unknown, value: unknown, schemas: Node[], path: string[
   return found;
 }
 
-const cases = allExamples.map((example) => ({ example, mutations: mutations(example.value, example.value, applying(example.schema)) }));
+const casesOf = (examples: Example[]) => examples.map((example) => ({ example, mutations: mutations(example.value, example.value, applying(example.schema)) }));
+const cases = casesOf(allExamples);
+
+/** The example validates, and each mutation fails at the very place it was made, with a message naming the field. */
+function checkExample(validate: ReturnType<typeof validateWith>, example: Example, found: Mutation[]) {
+  expect(validate(example, example.value)).toEqual({ valid: true });
+  for (const mutation of found) {
+    const result = validate(example, mutation.value);
+    expect(result.valid, mutation.what).toBe(false);
+    const errors = result.valid ? [] : result.errors;
+    const error = errors.find((candidate) => candidate.path === mutation.path && candidate.keyword === mutation.keyword);
+    expect(error, `${mutation.what}: ${JSON.stringify(errors)}`).toBeDefined();
+    // The message names the field it is about (its last key; the body itself at the root).
+    const last = mutation.path.split("/").at(-1)?.replaceAll("~1", "/").replaceAll("~0", "~");
+    expect(error?.message).toContain(last || "The body");
+  }
+}
 
 describe("every example of the scraper description", () => {
   it("covers every request and response example, and every kind of mutation", () => {
@@ -88,16 +112,17 @@ describe("every example of the scraper description", () => {
   });
 
   it.each(cases.map((c) => [c.example.name, c] as const))("%s validates, and each mutation fails where it was made", (_name, { example, mutations }) => {
-    expect(validate(example, example.value)).toEqual({ valid: true });
-    for (const mutation of mutations) {
-      const result = validate(example, mutation.value);
-      expect(result.valid, mutation.what).toBe(false);
-      const errors = result.valid ? [] : result.errors;
-      const error = errors.find((candidate) => candidate.path === mutation.path && candidate.keyword === mutation.keyword);
-      expect(error, `${mutation.what}: ${JSON.stringify(errors)}`).toBeDefined();
-      // The message names the field it is about (its last key; the body itself at the root).
-      const last = mutation.path.split("/").at(-1)?.replaceAll("~1", "/").replaceAll("~0", "~");
-      expect(error?.message).toContain(last || "The body");
-    }
+    checkExample(validateWith(scraper), example, mutations);
+  });
+});
+
+describe.each([
+  ["platform", platform],
+  ["platform-legacy", platformLegacy],
+] as const)("every example of the %s description", (api, surface) => {
+  const surfaceCases = casesOf(examplesOf(api));
+  it("has examples", () => expect(surfaceCases.length).toBeGreaterThan(0));
+  it.each(surfaceCases.map((c) => [c.example.name, c] as const))("%s validates, and each mutation fails where it was made", (_name, { example, mutations }) => {
+    checkExample(validateWith(surface), example, mutations);
   });
 });

@@ -13,10 +13,11 @@ const codegen = dirname(require.resolve("@content-scraper/codegen/package.json")
 const bin = join(codegen, (require("@content-scraper/codegen/package.json") as { bin: Record<string, string> }).bin["content-scraper-codegen"] ?? "");
 const spec = dirname(require.resolve("@content-scraper/spec/scraper.json"));
 const generated = fileURLToPath(new URL("../src/generated/", import.meta.url));
+const surfaces = ["scraper", "platform", "platform-legacy", "connect"];
 
 async function generate(): Promise<string> {
   const out = await mkdtemp(join(tmpdir(), "validators-"));
-  await promisify(execFile)(process.execPath, [bin, "--spec", spec, "--api", "scraper", "--out", out, "--targets", "types,validators"]);
+  await promisify(execFile)(process.execPath, [bin, "--spec", spec, "--api", surfaces.join(","), "--out", out, "--targets", "types,validators"]);
   return out;
 }
 
@@ -24,7 +25,7 @@ describe("generation", () => {
   it("is deterministic: two runs write the build's bytes", async () => {
     const runs = await Promise.all([generate(), generate()]);
     const files = (await readdir(generated)).sort();
-    expect(files).toEqual(["scraper.types.ts", "scraper.validators.d.ts", "scraper.validators.js"]);
+    expect(files).toEqual(surfaces.flatMap((api) => [`${api}.types.ts`, `${api}.validators.d.ts`, `${api}.validators.js`]).sort());
     for (const run of runs) {
       expect((await readdir(run)).sort()).toEqual(files);
       for (const file of files) {

@@ -1,4 +1,4 @@
-// Test support: the scraper description, dereferenced (spec/dist/scraper.deref.json), and every example it carries.
+// Test support: the descriptions, dereferenced (spec/dist/<api>.deref.json), and every example they carry.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -14,8 +14,12 @@ const require = createRequire(import.meta.url);
 export const readSpec = (file: string): Record<string, unknown> =>
   JSON.parse(readFileSync(require.resolve(`@content-scraper/spec/${file}`), "utf8"));
 
-const document = readSpec("scraper.deref.json") as { paths: Record<string, Record<string, Operation>> };
-export const operations: Operation[] = Object.values(document.paths).flatMap((item) => Object.values(item));
+const methods = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
+const operationsOf = (api: string): Operation[] => {
+  const document = readSpec(`${api}.deref.json`) as { paths: Record<string, Record<string, Operation>> };
+  return Object.values(document.paths).flatMap((item) => Object.entries(item).flatMap(([key, value]) => (methods.has(key) ? [value] : [])));
+};
+export const operations = operationsOf("scraper");
 
 export interface Example {
   name: string;
@@ -40,7 +44,9 @@ function examples(operationId: string, status: string | undefined, content: Reco
   });
 }
 
-export const allExamples: Example[] = operations.flatMap((operation) => [
-  ...examples(operation.operationId, undefined, operation.requestBody?.content),
-  ...Object.entries(operation.responses).flatMap(([status, response]) => examples(operation.operationId, status, response.content)),
-]);
+export const examplesOf = (api: string): Example[] =>
+  operationsOf(api).flatMap((operation) => [
+    ...examples(operation.operationId, undefined, operation.requestBody?.content),
+    ...Object.entries(operation.responses).flatMap(([status, response]) => examples(operation.operationId, status, response.content)),
+  ]);
+export const allExamples = examplesOf("scraper");
