@@ -35,7 +35,7 @@ describe("the bundles", () => {
     expect(validator.version).toBe("3.1");
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-  });
+  }, 30_000);
 
   it.each(apis)("%s: the .yaml, .json and .deref.json bundles describe the same API", async (api) => {
     const yaml = parse(await readFile(new URL(`${api}.yaml`, distDir), "utf8"));

@@ -1,3 +1,4 @@
+import { outgoingFrom, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { ScraperInputError, ScraperResponseError } from "./errors.js";
 import { apiError, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange } from "./exchange.js";
@@ -60,10 +61,9 @@ export class ScraperClient {
     this.api = createClient<paths>({
       baseUrl: resolved.baseUrl,
       fetch: async (request) => {
-        const outgoing = { url: request.url, method: request.method, headers: request.headers, body: request.body ? await request.arrayBuffer() : undefined };
-        const result = await this.#checked(await exchange(this.#config, outgoing, { signal: request.signal }));
+        const result = await this.#checked(await exchange(this.#config, await outgoingFrom(request), { signal: request.signal }));
         // openapi-fetch reads the body itself; hand it a fresh response over the bytes already read.
-        return new Response(result.text === "" ? null : result.text, result.response);
+        return responseFrom(result);
       },
     });
     this.shortvideo = this.#focused("shortvideo");

@@ -1,9 +1,9 @@
+import { integerHeader, type Logger, type Outgoing, retryAfterMs, send } from "@content-scraper/runtime";
 import { ScraperApiError, ScraperConnectionError, ScraperTimeoutError } from "./errors.js";
-import type { Logger } from "./logger.js";
-import { integerHeader, retryAfterMs } from "./meta.js";
 import type { TokenBucket } from "./rate-limiter.js";
 import { apiKey, backoffDelay, classify, isErrorCode, type OperationRules, operationForPath } from "./rules.js";
-import { sleep } from "./sleep.js";
+
+export type { Outgoing };
 
 export interface ExchangeConfig {
   apiKey: string;
@@ -64,79 +64,43 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   });
 }
 
-/** What to send: the parts of a request, so that each attempt sends the same bytes without re-reading a stream. */
-export interface Outgoing {
-  url: string;
-  method: string;
-  headers?: Headers | Record<string, string> | undefined;
-  body?: string | ArrayBuffer | undefined;
-}
-
-/** Aborts on the caller's signal or after `timeoutMs`, whichever comes first; `timedOut` tells which. */
-function deadline(timeoutMs: number, userSignal: AbortSignal | undefined) {
-  const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = () => controller.abort(userSignal?.reason);
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  userSignal?.addEventListener("abort", onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    clear() {
-      clearTimeout(timer);
-      userSignal?.removeEventListener("abort", onAbort);
-    },
-  };
-}
-
 /**
  * Sends a request with the key, under the client's pacing and the operation's timeout, and retries what the
  * description says to retry: refunded errors with backoff, rate limits and busy refusals after exactly
  * `Retry-After`. Billed errors and other 4xx come back at once. Timeouts and broken connections are not retried:
- * the service may have run (and billed) the request.
+ * the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with the
+ * other clients of the SDK.
  */
 export async function exchange(config: ExchangeConfig, outgoing: Outgoing, options: ExchangeOptions = {}): Promise<Exchange> {
   const path = outgoing.url.startsWith(config.baseUrl) ? outgoing.url.slice(config.baseUrl.length) : new URL(outgoing.url).pathname;
   const rules = operationForPath(path);
-  const name = rules?.operationId ?? `${outgoing.method} ${path}`;
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? 60_000;
-  const userSignal = options.signal;
-  // A plain object: cheaper for fetch than a Headers instance on the hot path.
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-  const headers = { ...given, [apiKey.name]: config.apiKey };
-
-  for (let attempt = 0; ; attempt++) {
-    await config.bucket?.take(userSignal);
-    config.logger.debug?.(`scraper: ${name} attempt ${attempt + 1}`, { operationId: rules?.operationId, attempt: attempt + 1 });
-    const timer = deadline(timeoutMs, userSignal);
-    let response: Response;
-    let text: string;
-    try {
-      response = await config.fetch(outgoing.url, { method: outgoing.method, headers, body: outgoing.body, signal: timer.signal });
-      text = await response.text();
-    } catch (error) {
-      if (userSignal?.aborted) throw userSignal.reason;
-      if (timer.timedOut()) throw new ScraperTimeoutError(rules?.operationId, timeoutMs);
-      throw new ScraperConnectionError(`${name}: the connection failed or the response was cut off`, { cause: error });
-    } finally {
-      timer.clear();
-    }
-    config.bucket?.correct(integerHeader(response.headers, "x-scraper-ratelimit-remaining"));
-    const result = { rules, response, text };
-    if (response.ok) return result;
-
-    const error = apiError(result);
-    const { retry } = classify(rules, response.status, error.code);
-    if (retry === "never" || attempt >= config.retry.maxRetries) return result;
-    const delay = error.retryAfterMs ?? backoffDelay(attempt, config.retry.baseDelayMs, config.retry.maxDelayMs);
-    if (response.status === 429) config.bucket?.pauseFor(delay);
-    config.logger.warn?.(
-      `scraper: ${name} answered ${response.status}${error.code ? ` ${error.code}` : ""}; retry ${attempt + 1} of ${config.retry.maxRetries} in ${Math.round(delay)} ms`,
-      { operationId: rules?.operationId, status: response.status, code: error.code, requestId: error.requestId, delayMs: delay },
-    );
-    await sleep(delay, userSignal);
-  }
+  const { bucket } = config;
+  const { response, text } = await send(
+    {
+      fetch: config.fetch,
+      logger: config.logger,
+      label: "scraper",
+      maxRetries: config.retry.maxRetries,
+      beforeAttempt: bucket ? (signal) => bucket.take(signal) : undefined,
+      afterResponse: bucket ? (response) => bucket.correct(integerHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
+      retryDelay: ({ response, text }, attempt) => {
+        const error = apiError({ rules, response, text });
+        if (classify(rules, response.status, error.code).retry === "never") return undefined;
+        const delayMs = error.retryAfterMs ?? backoffDelay(attempt, config.retry.baseDelayMs, config.retry.maxDelayMs);
+        if (response.status === 429) bucket?.pauseFor(delayMs);
+        return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
+      },
+      timeoutError: (_name, timeoutMs) => new ScraperTimeoutError(rules?.operationId, timeoutMs),
+      connectionError: (name, cause) => new ScraperConnectionError(`${name}: the connection failed or the response was cut off`, { cause }),
+    },
+    { ...outgoing, headers: { ...given, [apiKey.name]: config.apiKey } },
+    {
+      name: rules?.operationId ?? `${outgoing.method} ${path}`,
+      timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? 60_000,
+      signal: options.signal,
+      logDetails: { operationId: rules?.operationId },
+    },
+  );
+  return { rules, response, text };
 }

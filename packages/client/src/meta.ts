@@ -1,3 +1,5 @@
+import { integerHeader } from "@content-scraper/runtime";
+
 /** What a call cost and how close the caller is to its rate limit, from the body's `meta` and the X-Scraper headers. */
 export interface ScraperMeta {
   creditsCharged: number;
@@ -14,28 +16,12 @@ export interface RateLimitState {
   reset: string | undefined;
 }
 
-export function integerHeader(headers: Headers, name: string): number | undefined {
-  const value = headers.get(name);
-  if (value === null || value.trim() === "") return undefined;
-  const number = Number(value);
-  return Number.isInteger(number) ? number : undefined;
-}
-
 export function rateLimitState(headers: Headers): RateLimitState {
   return {
     limit: integerHeader(headers, "x-scraper-ratelimit-limit"),
     remaining: integerHeader(headers, "x-scraper-ratelimit-remaining"),
     reset: headers.get("x-scraper-ratelimit-reset") ?? undefined,
   };
-}
-
-/** `Retry-After` as milliseconds: delay-seconds or an HTTP-date (RFC 9110). */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
-  const value = headers.get("retry-after")?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 interface SuccessBody {

@@ -1,3 +1,4 @@
+import { checkApiKey, checkBaseUrl, checkNumber as checkNumberWith, env, isBrowser } from "@content-scraper/runtime";
 import { ScraperInputError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
@@ -39,54 +40,17 @@ export interface ResolvedOptions {
   logger: Logger;
 }
 
-const env = (name: string): string | undefined => (typeof process === "undefined" ? undefined : process.env?.[name]);
-
-function isBrowser(): boolean {
-  const scope = globalThis as { window?: { document?: unknown } };
-  return typeof scope.window !== "undefined" && typeof scope.window.document !== "undefined";
-}
+const inputError = (field: string, message: string) => new ScraperInputError(field, message);
 
 /** Checks the key's shape without ever putting the key itself into a message. */
 function checkKey(key: string | undefined): string {
-  const expected = `a scraper key, which starts with ${apiKey.keyPrefix}`;
-  if (key === undefined || key.trim() === "") {
-    throw new ScraperInputError("apiKey", `apiKey is missing: pass ${expected}, or set SCRAPER_API_KEY.`);
-  }
-  for (const [prefix, surface] of Object.entries(apiKey.rejectedKeyPrefixes)) {
-    if (key.startsWith(prefix)) {
-      throw new ScraperInputError("apiKey", `apiKey starts with ${prefix}: that is a ${surface} key. The scraper takes ${expected}.`);
-    }
-  }
-  if (!key.startsWith(apiKey.keyPrefix) || key.length === apiKey.keyPrefix.length) {
-    throw new ScraperInputError("apiKey", `apiKey is not a scraper key: the scraper takes ${expected}.`);
-  }
-  return key;
-}
-
-function checkBaseUrl(value: string | undefined): string {
-  if (!value) {
-    throw new ScraperInputError("baseUrl", "baseUrl is missing: pass the scraper base address (ending in /api/v1), or set SCRAPER_BASE_URL.");
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ScraperInputError("baseUrl", "baseUrl is not an absolute URL (expected e.g. https://<host>/api/v1).");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ScraperInputError("baseUrl", `baseUrl must be an http(s) URL, not ${url.protocol}`);
-  }
-  return url.href.replace(/\/+$/, "");
+  const rules = { surface: "scraper", prefixes: [apiKey.keyPrefix], rejectedKeyPrefixes: apiKey.rejectedKeyPrefixes, envVar: "SCRAPER_API_KEY" };
+  return checkApiKey(key, rules, inputError).key;
 }
 
 /** A non-negative (or positive) finite number, or the default. */
-export function checkNumber(option: string, value: number | undefined, fallback: number, { positive = false, integer = false } = {}): number {
-  if (value === undefined) return fallback;
-  const ok = typeof value === "number" && Number.isFinite(value) && (positive ? value > 0 : value >= 0) && (!integer || Number.isInteger(value));
-  if (!ok) {
-    throw new ScraperInputError(option, `${option} must be a ${positive ? "positive" : "non-negative"} ${integer ? "integer" : "number"}.`);
-  }
-  return value;
+export function checkNumber(option: string, value: number | undefined, fallback: number, flags: { positive?: boolean; integer?: boolean } = {}): number {
+  return checkNumberWith(option, value, fallback, flags, inputError);
 }
 
 export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOptions {
@@ -105,7 +69,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
   const limit = options.rateLimit ?? { requestsPerMinute: rateLimit.requestsPerMinute };
   return {
     apiKey: checkKey(options.apiKey ?? env("SCRAPER_API_KEY")),
-    baseUrl: checkBaseUrl(options.baseUrl ?? env("SCRAPER_BASE_URL")),
+    baseUrl: checkBaseUrl("baseUrl", options.baseUrl ?? env("SCRAPER_BASE_URL"), { example: "https://<host>/api/v1", envVar: "SCRAPER_BASE_URL" }, inputError),
     timeoutMs: options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }),
     retry: {
       maxRetries: checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }),

@@ -1,4 +1,4 @@
-import { abortReason } from "./sleep.js";
+import { abortReason } from "@content-scraper/runtime";
 
 interface Waiter {
   resolve: () => void;

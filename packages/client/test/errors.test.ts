@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorCodes } from "../src/generated/scraper.operations.js";
 import {
   createScraperClient,
@@ -166,10 +166,12 @@ describe("timeouts and cancellation", () => {
   });
 
   it("an aborted signal rejects with its reason", async () => {
-    server.script(slow(300));
+    server.script(slow(5_000));
     const controller = new AbortController();
     const pending = client().profile("shortvideo", "creator", { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("caller gave up")), 20);
+    // Abort while the server holds the request (on a busy machine, reaching it can take a while).
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 4_000 });
+    controller.abort(new Error("caller gave up"));
     await expect(pending).rejects.toThrow("caller gave up");
   });
 
@@ -177,6 +179,8 @@ describe("timeouts and cancellation", () => {
     server.script(fail(502, "UPSTREAM_ERROR"));
     const controller = new AbortController();
     const pending = client({ baseDelayMs: 5_000, maxDelayMs: 5_000 }).profile("shortvideo", "creator", { signal: controller.signal });
+    // Abort once the first attempt has landed (on a busy machine that can take longer than a fixed delay).
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 2_000 });
     setTimeout(() => controller.abort(new Error("stop")), 50);
     await expect(pending).rejects.toThrow("stop");
     expect(server.requests).toHaveLength(1);

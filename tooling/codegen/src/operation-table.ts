@@ -30,6 +30,20 @@ export interface OperationRules {
   requestBodyRequired: boolean;
   /** Billing outcome per documented status (`200`, `404`, `default`, …). */
   billing: Record<string, Billing>;
+  /** `x-idempotency`: whether the `Idempotency-Key` header is required, strongly recommended or optional. */
+  idempotency?: Idempotency;
+  /** The `Idempotency-Key` header parameter as declared (path- or operation-level): requiredness and length limits. */
+  idempotencyKey?: HeaderRules;
+  /** The operation's own `security` (scheme names), where it overrides the document's: `[]` means no credential. */
+  security?: string[];
+}
+
+export type Idempotency = "required" | "recommended" | "optional";
+
+export interface HeaderRules {
+  required: boolean;
+  minLength?: number;
+  maxLength?: number;
 }
 
 export interface ErrorCodeRules {
@@ -45,6 +59,36 @@ export interface ApiKeyRules {
   keyPrefix?: string;
   /** Documented prefixes of other surfaces' keys, which this surface answers with 401, mapped to the surface. */
   rejectedKeyPrefixes?: Record<string, string>;
+  /** `x-key-environments`: each valid key prefix and the environment it reaches on the same base URL. */
+  keyEnvironments?: Record<string, "production" | "sandbox">;
+}
+
+/** One entry of `x-rate-limits`: a plain count per period; `null` where the reference does not show the value. */
+export interface RateLimitEntry {
+  calls: string;
+  requests: number | null;
+  periodSeconds: number | null;
+  per: string[] | null;
+  window: "rolling" | null;
+  accounts?: string;
+}
+
+export interface OAuthFlowRules {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  /** `x-pkce`: whether PKCE is required and the code-challenge methods allowed. */
+  pkce?: { required: boolean; methods: string[] };
+  scopes: string[];
+}
+
+export interface OAuthRules {
+  /** `x-sensitive-scopes`: scopes that sandbox or test-mode grants cannot use. */
+  sensitiveScopes?: string[];
+  /** `x-access-token`: the access token's format, profile, lifetime and binding. */
+  accessToken?: { format: "jwt"; profile: string; expiresInSeconds: number; boundTo: string };
+  /** By flow name (`authorizationCode`, `clientCredentials`, …). */
+  flows: Record<string, OAuthFlowRules>;
 }
 
 export interface RetryBackoff {
@@ -67,7 +111,13 @@ export interface OperationTable {
   retryBackoff: RetryBackoff | null;
   /** The default rate limit, where the surface documents one. */
   rateLimit: RateLimit | null;
+  /** The largest request body in bytes (`x-request-body-limit`), where the surface documents one. */
+  requestBodyLimit: number | null;
   apiKeys: Record<string, ApiKeyRules>;
+  /** `x-rate-limits` of a neighbouring surface, where it has them. */
+  rateLimits: RateLimitEntry[] | null;
+  /** The `oauth2` security schemes, with their extensions. */
+  oauth: Record<string, OAuthRules>;
 }
 
 type Node = Record<string, unknown>;
@@ -89,7 +139,28 @@ export function deref(document: OpenApiDocument, node: unknown): Node {
 
 const seconds = (value: unknown) => (typeof value === "number" ? value * 1000 : undefined);
 
-function operationRules(document: OpenApiDocument, path: string, method: string, operation: Node): OperationRules {
+/** The `Idempotency-Key` header of an operation, operation-level parameters overriding path-level ones (by name). */
+function idempotencyKeyRules(document: OpenApiDocument, item: Node, operation: Node): HeaderRules | undefined {
+  const parameters = [...((item.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map((parameter) =>
+    deref(document, parameter),
+  );
+  const header = parameters.findLast((parameter) => parameter.in === "header" && String(parameter.name).toLowerCase() === "idempotency-key");
+  if (!header) return undefined;
+  const schema = deref(document, header.schema ?? {});
+  return withoutUndefined({
+    required: header.required === true,
+    minLength: typeof schema.minLength === "number" ? schema.minLength : undefined,
+    maxLength: typeof schema.maxLength === "number" ? schema.maxLength : undefined,
+  });
+}
+
+/** The scheme names of an operation-level `security` (`[]`: no credential), or undefined when it inherits the document's. */
+function securityOf(operation: Node): string[] | undefined {
+  const security = operation.security as Array<Record<string, unknown>> | undefined;
+  return security && [...new Set(security.flatMap((requirement) => Object.keys(requirement)))];
+}
+
+function operationRules(document: OpenApiDocument, path: string, method: string, item: Node, operation: Node): OperationRules {
   const [, platform, resource] = scrapePath.exec(path) ?? [];
   const duration = operation["x-typical-duration-seconds"] as { min: number; max: number } | undefined;
   const responses = (operation.responses ?? {}) as Record<string, unknown>;
@@ -113,6 +184,9 @@ function operationRules(document: OpenApiDocument, path: string, method: string,
         return billing ? [[status, billing as Billing]] : [];
       }),
     ),
+    idempotency: operation["x-idempotency"] as Idempotency | undefined,
+    idempotencyKey: idempotencyKeyRules(document, item, operation),
+    security: securityOf(operation),
   };
   return withoutUndefined(rules);
 }
@@ -128,7 +202,7 @@ export function operationTable(document: OpenApiDocument): OperationTable {
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Node>)) {
     for (const method of methods) {
       const operation = item[method] as Node | undefined;
-      if (operation) operations[String(operation.operationId)] = operationRules(document, path, method, operation);
+      if (operation) operations[String(operation.operationId)] = operationRules(document, path, method, item, operation);
     }
   }
   const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
@@ -144,26 +218,62 @@ export function operationTable(document: OpenApiDocument): OperationTable {
           name: String(scheme.name),
           keyPrefix: scheme["x-key-prefix"] as string | undefined,
           rejectedKeyPrefixes: scheme["x-rejected-key-prefixes"] as Record<string, string> | undefined,
+          keyEnvironments: scheme["x-key-environments"] as ApiKeyRules["keyEnvironments"],
+        }),
+      ]),
+  );
+  const oauth = Object.fromEntries(
+    Object.entries(schemes)
+      .filter(([, scheme]) => scheme.type === "oauth2")
+      .map(([name, scheme]) => [
+        name,
+        withoutUndefined({
+          sensitiveScopes: scheme["x-sensitive-scopes"] as string[] | undefined,
+          accessToken: scheme["x-access-token"] as OAuthRules["accessToken"],
+          flows: Object.fromEntries(
+            Object.entries((scheme.flows ?? {}) as Record<string, Node>).map(([flow, rules]) => [
+              flow,
+              withoutUndefined({
+                authorizationUrl: rules.authorizationUrl as string | undefined,
+                tokenUrl: rules.tokenUrl as string | undefined,
+                refreshUrl: rules.refreshUrl as string | undefined,
+                pkce: rules["x-pkce"] as OAuthFlowRules["pkce"],
+                scopes: Object.keys((rules.scopes ?? {}) as Node),
+              }),
+            ]),
+          ),
         }),
       ]),
   );
   const retryBackoff = (schemas.ErrorCode?.["x-retry-backoff"] ?? null) as RetryBackoff | null;
   const rateLimit = ((document as Node)["x-rate-limit"] ?? null) as RateLimit | null;
-  return { operations, errorCodes, retryBackoff, rateLimit, apiKeys };
+  const rateLimits = ((document as Node)["x-rate-limits"] ?? null) as RateLimitEntry[] | null;
+  const requestBodyLimit = ((document as Node)["x-request-body-limit"] as { maxBytes: number } | undefined)?.maxBytes ?? null;
+  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, apiKeys, rateLimits, oauth };
 }
+
+/** `export const name = … as const;` (`null` cannot take a const assertion, and needs none). */
+const constant = (name: string, value: unknown) =>
+  value === null ? `export const ${name} = null;` : `export const ${name} = ${JSON.stringify(value, null, 2)} as const;`;
 
 /** The table as a TypeScript module: `as const` data, so consumers get literal types (operationIds, platforms, codes). */
 export function renderOperationTable(table: OperationTable): string {
   return [
-    `export const operations = ${JSON.stringify(table.operations, null, 2)} as const;`,
+    constant("operations", table.operations),
     "",
-    `export const errorCodes = ${JSON.stringify(table.errorCodes, null, 2)} as const;`,
+    constant("errorCodes", table.errorCodes),
     "",
-    `export const retryBackoff = ${JSON.stringify(table.retryBackoff, null, 2)} as const;`,
+    constant("retryBackoff", table.retryBackoff),
     "",
-    `export const rateLimit = ${JSON.stringify(table.rateLimit, null, 2)} as const;`,
+    constant("rateLimit", table.rateLimit),
     "",
-    `export const apiKeys = ${JSON.stringify(table.apiKeys, null, 2)} as const;`,
+    constant("requestBodyLimit", table.requestBodyLimit),
+    "",
+    constant("apiKeys", table.apiKeys),
+    "",
+    constant("rateLimits", table.rateLimits),
+    "",
+    constant("oauth", table.oauth),
     "",
     "export type OperationId = keyof typeof operations;",
     "export type ErrorCode = keyof typeof errorCodes;",

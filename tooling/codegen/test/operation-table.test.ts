@@ -4,6 +4,7 @@ import { operationTable, renderOperationTable } from "../src/operation-table.js"
 const document = {
   openapi: "3.1.0",
   "x-rate-limit": { requestsPerMinute: 120, burstSeconds: 60, refill: "continuous", scope: "account" },
+  "x-request-body-limit": { maxBytes: 32768 },
   paths: {
     "/scrape/videosite/posts": {
       post: {
@@ -72,7 +73,16 @@ describe("the operation table", () => {
     expect(table.errorCodes).toEqual({ A: { status: null, billing: "refunded", retry: "retry-after" } });
     expect(table.retryBackoff).toEqual({ scheduleSeconds: [30, 60], capSeconds: 300, jitter: true });
     expect(table.rateLimit?.requestsPerMinute).toBe(120);
+    expect(table.requestBodyLimit).toBe(32768);
     expect(table.apiKeys).toEqual({ Key: { in: "header", name: "x-api-key", keyPrefix: "scrape_live_" } });
+    expect(table.rateLimits).toBeNull();
+    expect(table.oauth).toEqual({ OAuth: { flows: {} } });
+  });
+
+  it("renders null without a const assertion", () => {
+    const source = renderOperationTable(table);
+    expect(source).toContain("export const rateLimits = null;");
+    expect(source).not.toContain("null as const");
   });
 
   it("renders as an as-const module, deterministically", () => {
@@ -80,5 +90,123 @@ describe("the operation table", () => {
     expect(source).toContain("export const operations = {");
     expect(source).toContain("} as const;");
     expect(renderOperationTable(operationTable(structuredClone(document)))).toBe(source);
+  });
+});
+
+// The neighbouring surfaces' extensions: idempotency, per-operation security, rate limits, key environments and OAuth.
+const neighbour = {
+  openapi: "3.1.0",
+  "x-rate-limits": [
+    { calls: "resource", requests: 600, periodSeconds: 60, per: ["client", "company"], window: "rolling" },
+    { calls: "protocol", requests: null, periodSeconds: null, per: ["ip"], window: null },
+  ],
+  paths: {
+    "/campaigns/{id}/analytics-history": {
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      post: {
+        operationId: "createCampaignAnalyticsHistory",
+        "x-idempotency": "required",
+        parameters: [{ $ref: "#/components/parameters/LongKey" }],
+        responses: {},
+      },
+    },
+    "/invoices/{id}/send": {
+      parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }],
+      post: { operationId: "sendInvoice", "x-idempotency": "recommended", responses: {} },
+    },
+    "/token": { post: { operationId: "requestToken", security: [], responses: {} } },
+    "/me": { get: { operationId: "me", security: [{ OAuth2: ["a:read"] }, { OAuth2: [], Key: [] }], responses: {} } },
+  },
+  components: {
+    parameters: {
+      LongKey: { name: "idempotency-key", in: "header", required: true, schema: { $ref: "#/components/schemas/Key" } },
+    },
+    schemas: { Key: { type: "string", minLength: 8, maxLength: 200 } },
+    securitySchemes: {
+      ConnectApiKey: {
+        type: "apiKey",
+        in: "header",
+        name: "x-api-key",
+        "x-key-environments": { sk_live_: "production", sk_test_: "sandbox" },
+        "x-rejected-key-prefixes": { scrape_live_: "scraper" },
+      },
+      OAuth2: {
+        type: "oauth2",
+        "x-sensitive-scopes": ["payouts:write"],
+        "x-access-token": { format: "jwt", profile: "RFC 9068", expiresInSeconds: 3600, boundTo: "company" },
+        flows: {
+          authorizationCode: {
+            authorizationUrl: "/authorize",
+            tokenUrl: "/token",
+            refreshUrl: "/token",
+            "x-pkce": { required: true, methods: ["S256"] },
+            scopes: { "a:read": "A", "payouts:write": "P" },
+          },
+          clientCredentials: { tokenUrl: "/token", scopes: { "a:read": "A" } },
+        },
+      },
+    },
+  },
+};
+
+describe("the neighbouring surfaces' extensions", () => {
+  const table = operationTable(neighbour);
+
+  it("reads x-idempotency and the Idempotency-Key header's requiredness and length limits, following $refs", () => {
+    expect(table.operations.createCampaignAnalyticsHistory).toMatchObject({
+      idempotency: "required",
+      idempotencyKey: { required: true, minLength: 8, maxLength: 200 },
+    });
+    // A path-level header counts; no limits are invented where the schema has none.
+    expect(table.operations.sendInvoice).toMatchObject({ idempotency: "recommended", idempotencyKey: { required: false } });
+    expect(table.operations.sendInvoice?.idempotencyKey).toEqual({ required: false });
+    expect(table.operations.requestToken).not.toHaveProperty("idempotency");
+    expect(table.operations.requestToken).not.toHaveProperty("idempotencyKey");
+  });
+
+  it("reads an operation's own security: [] for none, scheme names otherwise, absent when inherited", () => {
+    expect(table.operations.requestToken?.security).toEqual([]);
+    expect(table.operations.me?.security).toEqual(["OAuth2", "Key"]);
+    expect(table.operations.sendInvoice).not.toHaveProperty("security");
+  });
+
+  it("reads x-rate-limits as data", () => {
+    expect(table.rateLimits).toEqual(neighbour["x-rate-limits"]);
+    expect(table.rateLimit).toBeNull();
+  });
+
+  it("reads x-key-environments beside the rejected prefixes", () => {
+    expect(table.apiKeys.ConnectApiKey).toEqual({
+      in: "header",
+      name: "x-api-key",
+      rejectedKeyPrefixes: { scrape_live_: "scraper" },
+      keyEnvironments: { sk_live_: "production", sk_test_: "sandbox" },
+    });
+  });
+
+  it("reads the oauth2 schemes: sensitive scopes, the access token, PKCE and each flow's URLs and scopes", () => {
+    expect(table.oauth).toEqual({
+      OAuth2: {
+        sensitiveScopes: ["payouts:write"],
+        accessToken: { format: "jwt", profile: "RFC 9068", expiresInSeconds: 3600, boundTo: "company" },
+        flows: {
+          authorizationCode: {
+            authorizationUrl: "/authorize",
+            tokenUrl: "/token",
+            refreshUrl: "/token",
+            pkce: { required: true, methods: ["S256"] },
+            scopes: ["a:read", "payouts:write"],
+          },
+          clientCredentials: { tokenUrl: "/token", scopes: ["a:read"] },
+        },
+      },
+    });
+  });
+
+  it("renders the new tables", () => {
+    const source = renderOperationTable(table);
+    expect(source).toContain("export const rateLimits = [");
+    expect(source).toContain("export const oauth = {");
+    expect(source).toContain('"idempotency": "required"');
   });
 });

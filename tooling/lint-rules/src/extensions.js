@@ -25,6 +25,7 @@ const ERROR_CODE = object({
  * the node that carries the extension.
  */
 const SHAPES = {
+  'x-request-body-limit': object({ maxBytes: positive }),
   'x-rate-limit': object({ requestsPerMinute: positive, burstSeconds: positive, refill: { const: 'continuous' }, scope: text }),
   'x-credits': object({ standard: { type: 'integer', minimum: 0 }, accountRate: boolean }),
   'x-timeout-seconds': positive,

@@ -1,0 +1,16 @@
+import { createScraperClient, ScraperResponseError } from "@content-scraper/client";
+import { validateResponse } from "@content-scraper/validators/scraper";
+
+// Check every body against the description as it arrives...
+const scraper = createScraperClient({ validateResponses: true });
+try {
+  await scraper.profile("microblog", "creator");
+} catch (error) {
+  if (!(error instanceof ScraperResponseError)) throw error;
+  for (const problem of error.problems) console.error(problem.path, problem.message);
+}
+
+// ...or a body you stored earlier, without a client.
+const stored: unknown = JSON.parse('{"data":{"username":"creator"}}');
+const result = validateResponse("microblogProfile", 200, stored);
+if (!result.valid) for (const { path, message } of result.errors) console.error(path, message);

@@ -1,0 +1,184 @@
+import {
+  type Answer,
+  buildUrl,
+  checkApiKey,
+  checkBaseUrl,
+  checkNumber,
+  isBrowser,
+  type Logger,
+  type Outgoing,
+  outgoingFrom,
+  parseJson,
+  type Query,
+  responseFrom,
+  retryAfterMs,
+  retryOn429,
+  send,
+  silentLogger,
+} from "@content-scraper/runtime";
+import createClient, { type Client } from "openapi-fetch";
+import { ConnectApiError, ConnectConnectionError, ConnectInputError, ConnectResponseError, ConnectTimeoutError } from "./errors.js";
+import { apiKeys } from "./generated/connect.operations.js";
+import type { paths } from "./generated/connect.types.js";
+
+const scheme = apiKeys.ConnectApiKey;
+type KeyEnvironments = typeof scheme.keyEnvironments;
+
+/** Where a key's calls go, from its prefix (`x-key-environments`): `sk_live_` → production, `sk_test_` → sandbox. */
+export type Environment = KeyEnvironments[keyof KeyEnvironments];
+
+export interface ConnectClientOptions {
+  /** A connect key, `sk_live_…` (production) or `sk_test_…` (sandbox). A scraper key (`scrape_live_…`) is refused. */
+  apiKey: string;
+  /** The connect API base, `https://<host>/api/embed`: the same for both environments. */
+  baseUrl: string;
+  /** Per attempt. The reference shows no timeout for this surface, so there is none by default. */
+  timeoutMs?: number | undefined;
+  retry?: {
+    /** Retries of a 429, each after exactly its `Retry-After`; default 4. Nothing else is retried. */
+    maxRetries?: number | undefined;
+  };
+  fetch?: typeof fetch | undefined;
+  /** Receives request and retry lines; never the key. */
+  logger?: Logger | undefined;
+  /** Allow construction in a browser. The secret key would be exposed to every visitor: don't. */
+  dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+export interface ConnectRequestInit {
+  /** Values for `{name}` placeholders of the path. */
+  pathParams?: Record<string, string> | undefined;
+  query?: Query | undefined;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface ConnectMeta {
+  status: number;
+  /** Requests sent: more than 1 after waiting out a 429's `Retry-After`. */
+  attempts: number;
+  environment: Environment;
+  headers: Headers;
+}
+
+export interface ConnectResult<Data> {
+  data: Data;
+  meta: ConnectMeta;
+}
+
+const inputError = (field: string, message: string) => new ConnectInputError(field, message);
+
+/**
+ * The connect API (`/api/embed`) client. The reference shows none of its operations, so besides the typed (and for now
+ * empty) `api` it offers `request`, which sends the key, waits exactly `Retry-After` on a 429 and throws
+ * `ConnectApiError` on any other error status.
+ */
+export class ConnectClient {
+  /** The typed openapi-fetch client: the description has no paths yet, so it types none. */
+  readonly api: Client<paths>;
+  readonly baseUrl: string;
+  /** Sandbox or production, from the key's prefix; the base URL is the same for both. */
+  readonly environment: Environment;
+  // Private fields: neither util.inspect nor JSON.stringify can reach the key.
+  readonly #apiKey: string;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number | undefined;
+  readonly #maxRetries: number;
+  readonly #logger: Logger;
+
+  constructor(options: ConnectClientOptions) {
+    if (typeof options !== "object" || options === null) throw inputError("options", "options must be an object.");
+    if (isBrowser() && !options.dangerouslyAllowBrowser) {
+      throw inputError("dangerouslyAllowBrowser", "The connect client runs on a backend only: in a browser every visitor could read your secret key.");
+    }
+    const environments: Readonly<Record<string, Environment>> = scheme.keyEnvironments;
+    const { key, prefix } = checkApiKey(
+      options.apiKey,
+      { surface: "connect", prefixes: Object.keys(environments), rejectedKeyPrefixes: scheme.rejectedKeyPrefixes },
+      inputError,
+    );
+    this.#apiKey = key;
+    this.environment = environments[prefix as string] as Environment;
+    this.baseUrl = checkBaseUrl("baseUrl", options.baseUrl, { example: "https://<host>/api/embed" }, inputError);
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") throw inputError("fetch", "fetch is not a function and no global fetch exists.");
+    if (options.logger !== undefined && (typeof options.logger !== "object" || options.logger === null)) {
+      throw inputError("logger", "logger must be an object with debug/info/warn/error methods.");
+    }
+    this.#fetch = fetchImpl;
+    this.#logger = options.logger ?? silentLogger;
+    this.#timeoutMs = options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }, inputError);
+    this.#maxRetries = checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }, inputError);
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      fetch: async (request) => responseFrom(await this.#send(await outgoingFrom(request), `${request.method} ${new URL(request.url).pathname}`, request)),
+    });
+  }
+
+  /** Any call: `path` is relative to `baseUrl`; the JSON answer is `data` (`undefined` for an empty body). */
+  async request<Data = unknown>(method: string, path: string, init: ConnectRequestInit = {}): Promise<ConnectResult<Data | undefined>> {
+    if (typeof method !== "string" || method === "") throw inputError("method", "method must be an HTTP method.");
+    if (typeof path !== "string") throw inputError("path", "path must be a string relative to baseUrl.");
+    checkNumber("timeoutMs", init.timeoutMs, 0, { positive: true }, inputError);
+    let url: string;
+    try {
+      url = buildUrl(this.baseUrl, path, init.pathParams, init.query);
+    } catch (error) {
+      throw inputError("pathParams", (error as Error).message);
+    }
+    const name = `${method.toUpperCase()} ${path}`;
+    const headers: Record<string, string> = { accept: "application/json", ...init.headers };
+    const outgoing: Outgoing =
+      init.body === undefined
+        ? { url, method: method.toUpperCase(), headers }
+        : { url, method: method.toUpperCase(), headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(init.body) };
+    const answer = await this.#send(outgoing, name, init);
+    const body = parseJson(answer.text);
+    if (!answer.response.ok) {
+      const snippet = answer.text.trim().slice(0, 200);
+      throw new ConnectApiError(
+        `${name} failed with HTTP ${answer.response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+        name,
+        answer.response.status,
+        body,
+        retryAfterMs(answer.response.headers),
+      );
+    }
+    if (body === undefined && answer.text.trim() !== "") {
+      throw new ConnectResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status);
+    }
+    return {
+      data: body as Data | undefined,
+      meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers: answer.response.headers },
+    };
+  }
+
+  toJSON(): { baseUrl: string; environment: Environment } {
+    return { baseUrl: this.baseUrl, environment: this.environment };
+  }
+
+  #send(outgoing: Outgoing, name: string, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }): Promise<Answer> {
+    const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
+    return send(
+      {
+        fetch: this.#fetch,
+        logger: this.#logger,
+        label: "connect",
+        maxRetries: this.#maxRetries,
+        retryDelay: retryOn429,
+        timeoutError: (operation, timeoutMs) => new ConnectTimeoutError(operation, timeoutMs),
+        connectionError: (operation, cause) => new ConnectConnectionError(`${operation}: the connection failed or the response was cut off`, { cause }),
+      },
+      { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } },
+      { name, timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal, logDetails: { operation: name, environment: this.environment } },
+    );
+  }
+}
+
+/** Creates a connect API client. Throws `ConnectInputError` naming the option when one is unusable (a scraper key, for one). */
+export function createConnectClient(options: ConnectClientOptions): ConnectClient {
+  return new ConnectClient(options);
+}

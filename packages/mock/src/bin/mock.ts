@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
+import { createRequire } from "node:module";
+import { parseArgs } from "node:util";
+
+const usage =
+  "usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]";
+
+/** A usage mistake: said in one line with the usage, exit status 2. */
+function refuse(message: string): never {
+  console.error(`content-scraper-mock: ${message}\n${usage}`);
+  process.exit(2);
+}
+
+function number(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0) refuse(`--${name} must be a non-negative number`);
+  return parsed;
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        port: { type: "string", default: "4010" },
+        host: { type: "string", default: "127.0.0.1" },
+        seed: { type: "string" },
+        dynamic: { type: "boolean", default: false },
+        credits: { type: "string" },
+        "rate-limit": { type: "string" },
+        "time-scale": { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+}
+
+// `pnpm mock -- --port 4010` may hand the separator through.
+const values = parse(process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")));
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const options = {
+  port: number("port", values.port),
+  host: values.host,
+  seed: values.seed,
+  dynamic: values.dynamic,
+  credits: number("credits", values.credits),
+  requestsPerMinute: number("rate-limit", values["rate-limit"]),
+  timeScale: number("time-scale", values["time-scale"]),
+};
+// Loaded once the arguments are known to be usable: Prism takes a moment to load.
+const { startMock } = await import("../index.js");
+const mock = await startMock(options).catch((error: Error) => {
+  console.error(`content-scraper-mock: cannot start: ${error.message}`);
+  return process.exit(1);
+});
+
+const prism = createRequire(import.meta.url)("@stoplight/prism-http/package.json") as { version: string };
+const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
+console.log(`Content Scraper sandbox on Prism ${prism.version}, serving ${mode}:`);
+for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(10)} ${url}`);
+console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1); // a second signal: stop now
+    stopping = true;
+    mock.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

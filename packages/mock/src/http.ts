@@ -1,0 +1,34 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+// What the gateway hands a surface and what the surface answers: plain data, so a surface can be tested without sockets.
+
+export interface SurfaceRequest {
+  method: string;
+  /** The path below the surface's base path (`/scrape/shortvideo/profile`), without the query. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body, or `undefined` when the request carried none. */
+  body: Buffer | undefined;
+}
+
+export interface SurfaceResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Surface {
+  /** The largest body the surface reads; the gateway answers a larger one with `tooLarge` without buffering it. */
+  readonly maxBodyBytes: number;
+  tooLarge(request: Omit<SurfaceRequest, "body">): SurfaceResponse;
+  /** Answers every request, errors included; it does not throw. */
+  handle(request: SurfaceRequest): Promise<SurfaceResponse>;
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): SurfaceResponse {
+  return { status, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
+export function text(status: number, body: string, headers: Record<string, string> = {}): SurfaceResponse {
+  return { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers }, body };
+}

@@ -1,0 +1,37 @@
+import { createRequire } from "node:module";
+import type { Surface } from "./http.js";
+import { createScraperSurface } from "./scraper/surface.js";
+
+/** What every surface is started with. */
+export interface SurfaceOptions {
+  seed: string;
+  dynamic: boolean;
+  credits: number;
+  /** Overrides the surface's documented default rate limit. */
+  requestsPerMinute: number | undefined;
+  timeScale: number;
+}
+
+/**
+ * The surfaces of the shared host. A surface claims `namespace` below its description's base path; the longest claim
+ * wins, so the scraper's `/api/v1/scrape/` stays its own when the key-based platform API takes the rest of `/api/v1`.
+ * Adding a surface (`/api/v1`, `/api/oauth/v1`, `/api/embed`) is one entry here and its `create`.
+ */
+export interface SurfaceDefinition {
+  name: string;
+  namespace: string;
+  /** The bundled description the surface serves. */
+  description: string;
+  create(description: string, options: SurfaceOptions): Promise<Surface>;
+}
+
+const resolve = createRequire(import.meta.url).resolve;
+
+export const surfaces: readonly SurfaceDefinition[] = [
+  {
+    name: "scraper",
+    namespace: "/scrape/",
+    description: resolve("@content-scraper/spec/scraper.json"),
+    create: (description, options) => createScraperSurface({ description, ...options }),
+  },
+];

@@ -1,0 +1,14 @@
+// The README is what partners read: its tables must say what the sandbox does.
+import { readFileSync } from "node:fs";
+import { expect, it } from "vitest";
+import { magicInputs, sandboxKeys } from "../src/index.js";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+it.each(magicInputs)("documents the magic input $input as it answers", ({ input, answer }) => {
+  expect(readme).toContain(`| \`${input}\` | ${answer} |`);
+});
+
+it.each(Object.values(sandboxKeys))("documents the sandbox key %s", (key) => {
+  expect(readme).toContain(`| \`${key}\` |`);
+});

@@ -1,0 +1,263 @@
+import { type Answer, buildUrl, outgoingFrom, parseJson, type Query, responseFrom, retryAfterMs } from "@content-scraper/runtime";
+import createClient, { type Client } from "openapi-fetch";
+import { bearerChallenge } from "./challenge.js";
+import { PlatformApiError, PlatformInputError, PlatformResponseError, SubscriptionRequiredError } from "./errors.js";
+import { type ErrorCode, errorCodes, type OperationId, operations } from "./generated/platform.operations.js";
+import type { paths } from "./generated/platform.types.js";
+import { idempotencyKeyFor } from "./idempotency.js";
+import type { PlatformMeta, PlatformResult } from "./meta.js";
+import { cursorItems } from "./paging.js";
+import { inputError, jsonOutgoing, operationMatcher, type RequestOptions, resolveTransport, type Transport, type TransportOptions, transportSend } from "./transport.js";
+import type { ListOptions, MetricsHistoryOptions, PostMetricsHistory, RequestBody, SuccessBody, WebhookDelivery, WebhookDeliveryPage, WriteOptions } from "./types.js";
+
+export interface PlatformClientOptions extends TransportOptions {
+  /** A fixed OAuth 2.1 access token. It expires after 3600 s: for longer-lived clients pass `getAccessToken`. */
+  accessToken?: string | undefined;
+  /** Called before every request (each retry included), so it can hand out a refreshed token. */
+  getAccessToken?: (() => string | Promise<string>) | undefined;
+}
+
+type Rules = (typeof operations)[OperationId];
+
+const matchOperation = operationMatcher(operations as Readonly<Record<string, Rules>>);
+const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(errorCodes, value);
+const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The typed error for an answer that is not a 2xx: `{ error: { code, message, requestId, meta? } }`, the challenge, Retry-After. */
+export function platformApiError(answer: Pick<Answer, "response" | "text">, operation: string, idempotencyKey?: string): PlatformApiError {
+  const { response, text } = answer;
+  const body = parseJson(text);
+  const error = isObject(body) && isObject(body.error) ? body.error : undefined;
+  const code = isErrorCode(error?.code) ? error.code : undefined;
+  const snippet = text.trim().slice(0, 200);
+  const fields = {
+    operation,
+    status: response.status,
+    code,
+    message: optionalString(error?.message) ?? `${operation} failed with HTTP ${response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+    requestId: optionalString(error?.requestId),
+    meta: isObject(error?.meta) ? error.meta : undefined,
+    retryAfterMs: retryAfterMs(response.headers),
+    challenge: bearerChallenge(response.headers.get("www-authenticate")),
+    idempotencyKey,
+  };
+  return code === "subscription_required" ? new SubscriptionRequiredError(fields) : new PlatformApiError(fields);
+}
+
+interface Exchange {
+  method: string;
+  path: string;
+  rules: Rules | undefined;
+  pathParams?: Record<string, string> | undefined;
+  query?: Query | undefined;
+  body?: unknown;
+  options?: (WriteOptions & RequestOptions) | undefined;
+}
+
+/**
+ * The OAuth platform API (`/api/oauth/v1`) client. Convenience methods return `{ data, meta }` and throw typed
+ * errors; `api` is the typed openapi-fetch client for the rest. Both send `Authorization: Bearer <token>`, an
+ * `Idempotency-Key` on every write of a resource endpoint (the same one on each retry), and wait exactly `Retry-After`
+ * on a 429.
+ */
+export class PlatformClient {
+  /** The typed openapi-fetch client, with the same token, idempotency keys and Retry-After handling. */
+  readonly api: Client<paths>;
+  readonly baseUrl: string;
+  // Private fields: neither util.inspect nor JSON.stringify can reach the token.
+  readonly #transport: Transport;
+  readonly #accessToken: () => Promise<string>;
+
+  constructor(options: PlatformClientOptions) {
+    const transport = resolveTransport(options, "https://<host>/api/oauth/v1");
+    this.#transport = transport;
+    this.baseUrl = transport.baseUrl;
+    this.#accessToken = tokenSource(options);
+    this.api = createClient<paths>({
+      baseUrl: transport.baseUrl,
+      fetch: async (request) => {
+        const url = new URL(request.url);
+        const path = url.href.startsWith(`${this.baseUrl}/`) ? url.pathname.slice(new URL(this.baseUrl).pathname.length) : url.pathname;
+        const rules = matchOperation(request.method, path);
+        const outgoing = await outgoingFrom(request);
+        const given = request.headers.get("idempotency-key") ?? undefined;
+        const { answer } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
+        return responseFrom(answer);
+      },
+    });
+  }
+
+  /** Asks for a test delivery to a webhook subscription. */
+  testWebhook(id: string, body?: RequestBody<"testWebhook">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"testWebhook"> | undefined>> {
+    return this.#operation("testWebhook", { id }, body, options);
+  }
+
+  /** One page of a webhook's deliveries; pass the previous page's `nextCursor` as `cursor`. */
+  async listWebhookDeliveries(id: string, options: ListOptions = {}): Promise<PlatformResult<WebhookDeliveryPage>> {
+    const result = await this.#call({
+      ...this.#resolve("listWebhookDeliveries"),
+      pathParams: { id },
+      query: { cursor: options.cursor, limit: options.limit },
+      options,
+    });
+    const page = result.data as WebhookDeliveryPage | undefined;
+    if (!isObject(page) || !Array.isArray(page.data) || typeof page.hasMore !== "boolean") {
+      throw new PlatformResponseError("listWebhookDeliveries answered with a body that is not a cursor page", "listWebhookDeliveries", result.meta.status, undefined);
+    }
+    return { data: page, meta: result.meta };
+  }
+
+  /** Every delivery of a webhook, following `nextCursor` until `hasMore` is false. */
+  webhookDeliveries(id: string, options: Omit<ListOptions, "cursor"> = {}): AsyncGenerator<WebhookDelivery> {
+    return cursorItems(async (cursor) => (await this.listWebhookDeliveries(id, { ...options, cursor })).data);
+  }
+
+  /** A post's metrics history (`days`, `limit` ≤ 500). Its shape is not shown in the reference. */
+  getPostMetricsHistory(id: string, options: MetricsHistoryOptions = {}): Promise<PlatformResult<PostMetricsHistory | undefined>> {
+    return this.#call({
+      ...this.#resolve("getPostMetricsHistory"),
+      pathParams: { id },
+      query: { days: options.days as Query[string], limit: options.limit },
+      options,
+    }) as Promise<PlatformResult<PostMetricsHistory | undefined>>;
+  }
+
+  /** Executes a payout. Money-moving; `Idempotency-Key` required (one is generated unless you pass `idempotencyKey`). */
+  executePayout(body?: RequestBody<"executePayout">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"executePayout"> | undefined>> {
+    return this.#operation("executePayout", {}, body, options);
+  }
+
+  /** Quick Pay. Money-moving; `Idempotency-Key` required (one is generated unless you pass `idempotencyKey`). */
+  executeQuickPay(body?: RequestBody<"executeQuickPay">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"executeQuickPay"> | undefined>> {
+    return this.#operation("executeQuickPay", {}, body, options);
+  }
+
+  /** Creates an invoice (`Idempotency-Key` strongly recommended: always sent). */
+  createInvoice(body?: RequestBody<"createInvoice">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"createInvoice"> | undefined>> {
+    return this.#operation("createInvoice", {}, body, options);
+  }
+
+  /** Sends an invoice. */
+  sendInvoice(id: string, body?: RequestBody<"sendInvoice">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"sendInvoice"> | undefined>> {
+    return this.#operation("sendInvoice", { id }, body, options);
+  }
+
+  /** Voids an invoice. */
+  voidInvoice(id: string, body?: RequestBody<"voidInvoice">, options?: WriteOptions): Promise<PlatformResult<SuccessBody<"voidInvoice"> | undefined>> {
+    return this.#operation("voidInvoice", { id }, body, options);
+  }
+
+  /** Writes a campaign's analytics history. `Idempotency-Key` required, 8 to 200 characters. */
+  createCampaignAnalyticsHistory(
+    id: string,
+    body?: RequestBody<"createCampaignAnalyticsHistory">,
+    options?: WriteOptions,
+  ): Promise<PlatformResult<SuccessBody<"createCampaignAnalyticsHistory"> | undefined>> {
+    return this.#operation("createCampaignAnalyticsHistory", { id }, body, options);
+  }
+
+  /**
+   * Any call, for paths the description states without their methods (`/webhooks` CRUD) or does not list: the token,
+   * an `Idempotency-Key` on `POST`/`PATCH`/`PUT`, Retry-After on 429, and `PlatformApiError` for anything but a 2xx.
+   * `path` is relative to `baseUrl` and may have `{name}` placeholders filled from `pathParams`.
+   */
+  request<Data = unknown>(
+    method: string,
+    path: string,
+    init: WriteOptions & { pathParams?: Record<string, string>; query?: Query; body?: unknown } = {},
+  ): Promise<PlatformResult<Data | undefined>> {
+    const upper = String(method).toUpperCase();
+    return this.#call({ method: upper, path, rules: matchOperation(upper, path), pathParams: init.pathParams, query: init.query, body: init.body, options: init }) as Promise<
+      PlatformResult<Data | undefined>
+    >;
+  }
+
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+
+  #resolve(id: OperationId): { method: string; path: string; rules: Rules } {
+    const rules = operations[id];
+    return { method: rules.method, path: rules.path, rules };
+  }
+
+  #operation<Data>(id: OperationId, pathParams: Record<string, string>, body: unknown, options?: WriteOptions): Promise<PlatformResult<Data | undefined>> {
+    return this.#call({ ...this.#resolve(id), pathParams, body, options }) as Promise<PlatformResult<Data | undefined>>;
+  }
+
+  async #call(exchange: Exchange): Promise<PlatformResult<unknown>> {
+    const { method, path, rules, options = {} } = exchange;
+    for (const [name, value] of Object.entries(exchange.pathParams ?? {})) {
+      if (typeof value !== "string" || value === "") throw new PlatformInputError(name, `${name} must be a non-empty string.`);
+    }
+    let url: string;
+    try {
+      url = buildUrl(this.baseUrl, path, exchange.pathParams, exchange.query);
+    } catch (error) {
+      throw new PlatformInputError("pathParams", (error as Error).message);
+    }
+    const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
+    if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
+    const data = parseJson(answer.text);
+    if (data === undefined && answer.text.trim() !== "") {
+      throw new PlatformResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status, idempotencyKey);
+    }
+    const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
+    return { data, meta };
+  }
+
+  /** The one way out: the key chosen once for the call, the token fetched for every attempt, the Retry-After loop. */
+  async #send(
+    outgoing: ReturnType<typeof jsonOutgoing>,
+    rules: Rules | undefined,
+    givenKey: string | undefined,
+    method: string,
+    path: string,
+    options: RequestOptions,
+  ): Promise<{ answer: Answer; idempotencyKey: string | undefined; name: string }> {
+    const name = rules?.operationId ?? `${method.toUpperCase()} ${path}`;
+    const idempotencyKey = idempotencyKeyFor(method, rules, givenKey);
+    const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : (outgoing.headers ?? {});
+    const headers: Record<string, string> = { ...given };
+    for (const header of Object.keys(headers)) if (header.toLowerCase() === "idempotency-key") delete headers[header];
+    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+    const anonymous = rules !== undefined && "security" in rules && (rules.security as readonly string[]).length === 0;
+    const answer = await transportSend(this.#transport, { ...outgoing, headers }, {
+      name,
+      label: "platform",
+      idempotencyKey,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      headers: anonymous ? undefined : async () => ({ authorization: `Bearer ${await this.#accessToken()}` }),
+    });
+    return { answer, idempotencyKey, name };
+  }
+}
+
+/** Exactly one of `accessToken` and `getAccessToken`; the token never goes into a message. */
+function tokenSource(options: PlatformClientOptions): () => Promise<string> {
+  const { accessToken, getAccessToken } = options;
+  if (accessToken !== undefined && getAccessToken !== undefined) {
+    throw inputError("accessToken", "pass either accessToken or getAccessToken, not both.");
+  }
+  if (getAccessToken !== undefined) {
+    if (typeof getAccessToken !== "function") throw inputError("getAccessToken", "getAccessToken must be a function returning the access token.");
+    return async () => {
+      const token = await getAccessToken();
+      if (typeof token !== "string" || token.trim() === "") {
+        throw inputError("getAccessToken", "getAccessToken returned no access token (expected a non-empty string).");
+      }
+      return token;
+    };
+  }
+  if (typeof accessToken !== "string" || accessToken.trim() === "") {
+    throw inputError("accessToken", "accessToken is missing: pass an OAuth 2.1 access token, or getAccessToken to supply one per request.");
+  }
+  return async () => accessToken;
+}
+
+/** Creates an OAuth platform API client. Throws `PlatformInputError` naming the option when one is unusable. */
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  return new PlatformClient(options);
+}

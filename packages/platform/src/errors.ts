@@ -1,0 +1,186 @@
+import type { BearerChallenge } from "./challenge.js";
+import type { ErrorCode } from "./generated/platform.operations.js";
+import type { RateLimitState } from "./meta.js";
+
+/** Base class of every error `@content-scraper/platform` throws. Never carries a token, a key or a client secret. */
+export class PlatformError extends Error {
+  override name = "PlatformError";
+}
+
+/** An option or argument is unusable; `field` names it. Nothing was sent. */
+export class PlatformInputError extends PlatformError {
+  override name = "PlatformInputError";
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The request did not complete within `timeoutMs`. The service may still have acted on it: a write can be sent again
+ * safely with the same `idempotencyKey`.
+ */
+export class PlatformTimeoutError extends PlatformError {
+  override name = "PlatformTimeoutError";
+  constructor(
+    readonly operation: string,
+    readonly timeoutMs: number,
+    readonly idempotencyKey: string | undefined,
+  ) {
+    super(`${operation} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The connection failed or the body was cut off. Not retried; a write can be sent again with the same `idempotencyKey`. */
+export class PlatformConnectionError extends PlatformError {
+  override name = "PlatformConnectionError";
+  constructor(
+    message: string,
+    readonly idempotencyKey: string | undefined,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A success whose body is not the JSON the description promises. A write may have happened: see `idempotencyKey`. */
+export class PlatformResponseError extends PlatformError {
+  override name = "PlatformResponseError";
+  constructor(
+    message: string,
+    readonly operation: string,
+    readonly status: number,
+    readonly idempotencyKey: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface PlatformApiErrorFields {
+  /** The operationId, or `METHOD /path` for a path the description does not list. */
+  readonly operation: string;
+  readonly status: number;
+  /** `error.code` of the body; `undefined` when the body is not the resource error envelope. */
+  readonly code: ErrorCode | undefined;
+  readonly message: string;
+  readonly requestId: string | undefined;
+  /** `error.meta`: optional structured context, e.g. the missing scope. Its fields are not shown in the reference. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** `Retry-After` (429), in milliseconds, when it was sent. */
+  readonly retryAfterMs: number | undefined;
+  /** The `WWW-Authenticate: Bearer` challenge of `unauthorized` (401) and `insufficient_scope` (403); `forbidden` has none. */
+  readonly challenge: BearerChallenge | undefined;
+  /** The `Idempotency-Key` the request was sent with (writes only): send the same key to retry without a duplicate. */
+  readonly idempotencyKey: string | undefined;
+}
+
+/**
+ * The OAuth platform API answered `{ error: { code, message, requestId, meta? } }`. Branch on `code`, never on
+ * `message`: `unauthorized` → re-authenticate, `insufficient_scope` → re-authorize with `challenge.scope`,
+ * `rate_limited` → retried after `Retry-After` until `retry.maxRetries` ran out.
+ */
+export class PlatformApiError extends PlatformError {
+  override name = "PlatformApiError";
+  readonly operation: string;
+  readonly status: number;
+  readonly code: ErrorCode | undefined;
+  readonly requestId: string | undefined;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly challenge: BearerChallenge | undefined;
+  readonly idempotencyKey: string | undefined;
+
+  constructor(fields: PlatformApiErrorFields) {
+    super(fields.message);
+    ({
+      operation: this.operation,
+      status: this.status,
+      code: this.code,
+      requestId: this.requestId,
+      meta: this.meta,
+      retryAfterMs: this.retryAfterMs,
+      challenge: this.challenge,
+      idempotencyKey: this.idempotencyKey,
+    } = fields);
+  }
+}
+
+/** 402 `subscription_required`: the company's subscription is inactive. OAuth registration, consent and tokens still work. */
+export class SubscriptionRequiredError extends PlatformApiError {
+  override name = "SubscriptionRequiredError";
+  declare readonly code: "subscription_required";
+}
+
+/**
+ * An OAuth protocol endpoint answered an RFC 6749 error `{ error, error_description }` (`invalid_grant`,
+ * `invalid_client`, `invalid_scope`, `unsupported_grant_type`, `temporarily_unavailable`, …), or the authorization
+ * redirect carried `error`. The complete list of values is not shown in the reference, so `error` is a string.
+ */
+export class OAuthProtocolError extends PlatformError {
+  override name = "OAuthProtocolError";
+  constructor(
+    readonly error: string,
+    readonly errorDescription: string | undefined,
+    /** The HTTP status; `undefined` for an error carried by the authorization redirect. */
+    readonly status: number | undefined,
+    readonly challenge: BearerChallenge | undefined = undefined,
+    readonly retryAfterMs: number | undefined = undefined,
+  ) {
+    super(errorDescription ? `${error}: ${errorDescription}` : error);
+  }
+}
+
+/**
+ * An OAuth answer failed a check on this side: a wrong `iss` or `state` on the redirect, an issuer that does not match
+ * the discovery document, a token response that is not conform. `code` is oauth4webapi's (`OAUTH_INVALID_RESPONSE`, …).
+ */
+export class OAuthValidationError extends PlatformError {
+  override name = "OAuthValidationError";
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface LegacyApiErrorFields {
+  readonly operation: string;
+  readonly status: number;
+  /** The body's `error` text (the key-based API puts its message there). */
+  readonly message: string;
+  /** The body's `code`, on some errors (e.g. `LEAD_NOT_FOUND`); the complete list is not shown in the reference. */
+  readonly code: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly rateLimit: RateLimitState;
+}
+
+/**
+ * The deprecated key-based API answered `{ error, code? }`: 400 invalid request, 401 invalid or missing key,
+ * 402 no active subscription (`LegacySubscriptionRequiredError`), 403 a restricted endpoint (jobs, applicants, payout
+ * execution need an allowlisted partner account) or cross-company access, 404 not found, 429 rate limited.
+ * @deprecated The key-based platform API is deprecated: use `createPlatformClient` and `PlatformApiError`.
+ */
+export class LegacyApiError extends PlatformError {
+  override name = "LegacyApiError";
+  readonly operation: string;
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly rateLimit: RateLimitState;
+
+  constructor(fields: LegacyApiErrorFields) {
+    super(fields.message);
+    ({ operation: this.operation, status: this.status, code: this.code, retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit } = fields);
+  }
+}
+
+/**
+ * 402 from the key-based API: it requires an active subscription.
+ * @deprecated The key-based platform API is deprecated: use `createPlatformClient` and `SubscriptionRequiredError`.
+ */
+export class LegacySubscriptionRequiredError extends LegacyApiError {
+  override name = "LegacySubscriptionRequiredError";
+}

@@ -1,0 +1,43 @@
+import { integerHeader } from "@content-scraper/runtime";
+
+/** What an OAuth platform call returned besides its body. */
+export interface PlatformMeta {
+  /** The success status: the reference does not show which 2xx each operation answers. */
+  status: number;
+  /** Requests sent for this call: more than 1 after waiting out a 429's `Retry-After`. */
+  attempts: number;
+  /** The `Idempotency-Key` sent (every `POST`, `PATCH` and `PUT` of a resource endpoint has one). */
+  idempotencyKey: string | undefined;
+  /** The response headers. The names of this surface's rate-limit headers are not shown in the reference, so none is parsed. */
+  headers: Headers;
+}
+
+/** `X-RateLimit-*` of the key-based API, on every response. */
+export interface RateLimitState {
+  /** Requests per minute: 100 per key, 400 for allowlisted partner accounts. */
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** As the service sent it: its format (epoch time or seconds) is not shown in the reference, so it is not interpreted. */
+  reset: string | undefined;
+}
+
+/** What a key-based platform call returned besides its body. */
+export interface LegacyMeta {
+  status: number;
+  attempts: number;
+  rateLimit: RateLimitState;
+}
+
+export function legacyRateLimit(headers: Headers): RateLimitState {
+  return {
+    limit: integerHeader(headers, "x-ratelimit-limit"),
+    remaining: integerHeader(headers, "x-ratelimit-remaining"),
+    reset: headers.get("x-ratelimit-reset") ?? undefined,
+  };
+}
+
+/** What every convenience method resolves to. */
+export interface PlatformResult<Data, Meta = PlatformMeta> {
+  data: Data;
+  meta: Meta;
+}

@@ -1,0 +1,43 @@
+import type { Answer, Outgoing } from "./send.js";
+
+/** Query values: `undefined` and `null` are left out, arrays repeat the name. */
+export type Query = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined>;
+
+/**
+ * `baseUrl` + `path`, with `{name}` placeholders filled from `pathParams` (percent-encoded) and the query appended.
+ * A placeholder without a value is an error: a request to a literal `{id}` would reach the wrong resource.
+ */
+export function buildUrl(baseUrl: string, path: string, pathParams: Record<string, string | number> = {}, query: Query = {}): string {
+  const filled = path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const value = pathParams[name];
+    if (value === undefined || value === "") throw new TypeError(`the path ${path} needs a value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const text = search.toString();
+  return `${baseUrl}${filled.startsWith("/") ? "" : "/"}${filled}${text ? `?${text}` : ""}`;
+}
+
+/** The parts of a fetch `Request` (as openapi-fetch hands it to a custom fetch), body read once so it can be re-sent. */
+export async function outgoingFrom(request: Request): Promise<Outgoing> {
+  return { url: request.url, method: request.method, headers: request.headers, body: request.body ? await request.arrayBuffer() : undefined };
+}
+
+/** A fresh response over a body already read, for a caller (such as openapi-fetch) that reads the body itself. */
+export function responseFrom({ response, text }: Pick<Answer, "response" | "text">): Response {
+  return new Response(text === "" ? null : text, response);
+}
+
+/** The JSON in `text`, or `undefined` when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

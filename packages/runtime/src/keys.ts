@@ -1,0 +1,37 @@
+import type { InputErrorFactory } from "./environment.js";
+
+export interface KeyRules {
+  /** What the surface is called in messages (`scraper`, `connect`, `key-based platform API`). */
+  surface: string;
+  /** The valid prefixes; empty when the reference shows none (any other non-empty key is accepted). */
+  prefixes: readonly string[];
+  /** Documented prefixes of other surfaces' keys, mapped to the surface they belong to (`x-rejected-key-prefixes`). */
+  rejectedKeyPrefixes: Readonly<Record<string, string>>;
+  /** The environment variable the key may come from, named in the "missing" message. */
+  envVar?: string | undefined;
+  /** The option's name in messages; `apiKey` by default. */
+  option?: string | undefined;
+}
+
+/**
+ * Checks a key's shape against the description's prefixes and returns the valid prefix it starts with. Messages say
+ * which key is expected and, for another surface's key, whose key it is; they never contain the key.
+ */
+export function checkApiKey(key: string | undefined, rules: KeyRules, fail: InputErrorFactory): { key: string; prefix: string | undefined } {
+  const option = rules.option ?? "apiKey";
+  const expected = rules.prefixes.length
+    ? `a ${rules.surface} key, which starts with ${rules.prefixes.join(" or ")}`
+    : `a ${rules.surface} key`;
+  if (typeof key !== "string" || key.trim() === "") {
+    throw fail(option, `${option} is missing: pass ${expected}${rules.envVar ? `, or set ${rules.envVar}` : ""}.`);
+  }
+  for (const [prefix, surface] of Object.entries(rules.rejectedKeyPrefixes)) {
+    if (key.startsWith(prefix)) {
+      throw fail(option, `${option} starts with ${prefix}: that is a ${surface} key. The ${rules.surface} takes ${expected}.`);
+    }
+  }
+  if (rules.prefixes.length === 0) return { key, prefix: undefined };
+  const prefix = rules.prefixes.find((candidate) => key.startsWith(candidate) && key.length > candidate.length);
+  if (prefix === undefined) throw fail(option, `${option} is not a ${rules.surface} key: the ${rules.surface} takes ${expected}.`);
+  return { key, prefix };
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it, vi } from "vitest";
+import { abortReason, checkBaseUrl, checkNumber, deadline, integerHeader, isBrowser, retryAfterMs, sleep } from "../src/index.js";
+
+const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
+
+describe("retryAfterMs", () => {
+  it.each([
+    ["12", 12_000],
+    [" 0 ", 0],
+    ["", undefined],
+    ["soon", undefined],
+    ["1.5", undefined],
+    ["-3", undefined],
+  ])("reads %j as %s ms", (value, expected) => {
+    expect(retryAfterMs(new Headers(value === "" ? {} : { "retry-after": value }))).toBe(expected);
+  });
+
+  it("reads an HTTP-date relative to now, never negative", () => {
+    const now = Date.parse("Sat, 22 Nov 2025 10:00:00 GMT");
+    expect(retryAfterMs(new Headers({ "retry-after": "Sat, 22 Nov 2025 10:00:30 GMT" }), now)).toBe(30_000);
+    expect(retryAfterMs(new Headers({ "retry-after": "Sat, 22 Nov 2025 09:00:00 GMT" }), now)).toBe(0);
+  });
+});
+
+describe("integerHeader", () => {
+  it.each([
+    ["100", 100],
+    ["", undefined],
+    ["1e2", 100],
+    ["ten", undefined],
+    ["2.5", undefined],
+  ])("reads %j as %s", (value, expected) => {
+    expect(integerHeader(new Headers({ "x-n": value }), "x-n")).toBe(expected);
+  });
+
+  it("is undefined when absent", () => {
+    expect(integerHeader(new Headers(), "x-n")).toBeUndefined();
+  });
+});
+
+describe("sleep", () => {
+  it("waits", async () => {
+    const start = performance.now();
+    await sleep(20);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(19);
+  });
+
+  it("rejects with the signal's reason, at once when already aborted", async () => {
+    const reason = new Error("stop");
+    await expect(sleep(10_000, AbortSignal.abort(reason))).rejects.toBe(reason);
+    const controller = new AbortController();
+    const waiting = sleep(10_000, controller.signal);
+    controller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+  });
+
+  it("gives an AbortError when the signal has no reason", () => {
+    expect(abortReason(undefined)).toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("deadline", () => {
+  it("aborts after the timeout and says so", async () => {
+    const timer = deadline(10, undefined);
+    await new Promise((resolve) => timer.signal?.addEventListener("abort", resolve));
+    expect(timer.timedOut()).toBe(true);
+    timer.clear();
+  });
+
+  it("follows the caller's signal, already aborted or later, with its reason", () => {
+    const reason = new Error("caller");
+    const early = deadline(10_000, AbortSignal.abort(reason));
+    expect(early.signal?.aborted).toBe(true);
+    expect(early.signal?.reason).toBe(reason);
+    early.clear();
+    const controller = new AbortController();
+    const late = deadline(10_000, controller.signal);
+    controller.abort(reason);
+    expect(late.signal?.reason).toBe(reason);
+    expect(late.timedOut()).toBe(false);
+    late.clear();
+  });
+
+  it("without a timeout is just the caller's signal", () => {
+    const controller = new AbortController();
+    expect(deadline(undefined, controller.signal).signal).toBe(controller.signal);
+    expect(deadline(undefined, undefined).signal).toBeUndefined();
+  });
+});
+
+describe("option checks", () => {
+  it("checkNumber: the fallback, a valid value, or the factory's error naming the option", () => {
+    expect(checkNumber("n", undefined, 4, {}, fail)).toBe(4);
+    expect(checkNumber("n", 0, 4, { integer: true }, fail)).toBe(0);
+    expect(() => checkNumber("retry.maxRetries", 1.5, 4, { integer: true }, fail)).toThrow(/retry.maxRetries must be a non-negative integer/);
+    expect(() => checkNumber("timeoutMs", 0, 1, { positive: true }, fail)).toThrow(/positive number/);
+    expect(() => checkNumber("n", Number.NaN, 1, {}, fail)).toThrow();
+  });
+
+  it("checkBaseUrl: an http(s) URL without trailing slashes", () => {
+    const hint = { example: "https://<host>/x" };
+    expect(checkBaseUrl("baseUrl", "https://api.example.com/api/embed/", hint, fail)).toBe("https://api.example.com/api/embed");
+    expect(() => checkBaseUrl("baseUrl", undefined, hint, fail)).toThrow(/baseUrl is missing.*https:\/\/<host>\/x\)\.$/);
+    expect(() => checkBaseUrl("baseUrl", "", { ...hint, envVar: "X_BASE_URL" }, fail)).toThrow(/or set X_BASE_URL/);
+    expect(() => checkBaseUrl("baseUrl", "nope", hint, fail)).toThrow(/not an absolute URL/);
+    expect(() => checkBaseUrl("baseUrl", "ftp://h/x", hint, fail)).toThrow(/http\(s\)/);
+  });
+
+  it("isBrowser: a window with a document", () => {
+    expect(isBrowser()).toBe(false);
+    vi.stubGlobal("window", { document: {} });
+    expect(isBrowser()).toBe(true);
+    vi.unstubAllGlobals();
+  });
+});
