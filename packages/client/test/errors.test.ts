@@ -187,7 +187,8 @@ describe("timeouts and cancellation", () => {
   });
 });
 
-describe("validateResponses", () => {
+// The first validation imports the validators module (about 300 kB of generated code): slow on a loaded machine.
+describe("validateResponses", { timeout: 15_000 }, () => {
   const drifted = ok({ username: "creator", display_name: "Creator", follower_count: "1.2M" });
 
   it("throws a typed error naming the path when a body drifts from the description", async () => {

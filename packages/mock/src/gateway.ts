@@ -61,7 +61,8 @@ export function startGateway(mounts: readonly Mount[], port: number, host: strin
   const route = router(mounts);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? "/", "http://gateway").pathname;
+    const url = new URL(request.url ?? "/", "http://gateway");
+    const path = url.pathname;
     const mount = route(path);
     if (!mount) {
       // Outside every surface: the framework's standard 404, as the reference allows for unknown paths.
@@ -70,7 +71,7 @@ export function startGateway(mounts: readonly Mount[], port: number, host: strin
       return;
     }
     const { surface } = mount;
-    const head = { method: request.method ?? "GET", path: path.slice(mount.basePath.length), headers: request.headers };
+    const head = { method: request.method ?? "GET", path: path.slice(mount.basePath.length), query: url.searchParams, headers: request.headers };
     const { body, tooLarge, abandon, gone } = await readBody(request, surface.maxBodyBytes);
     if (gone) return;
     if (tooLarge) {

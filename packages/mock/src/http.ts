@@ -7,6 +7,8 @@ export interface SurfaceRequest {
   /** The path below the surface's base path (`/scrape/shortvideo/profile`), without the query. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The query string's parameters (the gateway always sets them; surfaces tested without sockets may omit them). */
+  query?: URLSearchParams;
   /** The raw body, or `undefined` when the request carried none. */
   body: Buffer | undefined;
 }

@@ -3,6 +3,8 @@ import { type Gateway, type Mount, startGateway } from "./gateway.js";
 import { type SurfaceOptions, surfaces } from "./mounts.js";
 
 export { magicInputs } from "./scraper/magic.js";
+export { platformTokens } from "./platform/surface.js";
+export { legacyKeys } from "./platform-legacy/surface.js";
 export { sandboxKeys } from "./scraper/keys.js";
 
 export interface MockOptions {
@@ -24,7 +26,7 @@ export interface MockOptions {
 
 export interface RunningMock extends Gateway {
   /** Each surface's base URL, e.g. `scraper: http://127.0.0.1:4010/api/v1`. */
-  baseUrls: Record<string, string>;
+  baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;
 }
 
 /** The path of a description's first server URL, its variables at their defaults (`https://{host}/api/v1` → `/api/v1`). */
@@ -52,5 +54,6 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     })),
   );
   const gateway = await startGateway(mounts, options.port ?? 4010, options.host ?? "127.0.0.1");
-  return { ...gateway, baseUrls: Object.fromEntries(mounts.map((mount) => [mount.name, gateway.url + mount.basePath])) };
+  const baseUrls = Object.fromEntries(mounts.map((mount) => [mount.name, gateway.url + mount.basePath])) as RunningMock["baseUrls"];
+  return { ...gateway, baseUrls };
 }

@@ -1,5 +1,8 @@
 import { createRequire } from "node:module";
 import type { Surface } from "./http.js";
+import { createConnectSurface } from "./connect/surface.js";
+import { createPlatformSurface } from "./platform/surface.js";
+import { createLegacySurface } from "./platform-legacy/surface.js";
 import { createScraperSurface } from "./scraper/surface.js";
 
 /** What every surface is started with. */
@@ -33,5 +36,24 @@ export const surfaces: readonly SurfaceDefinition[] = [
     namespace: "/scrape/",
     description: resolve("@content-scraper/spec/scraper.json"),
     create: (description, options) => createScraperSurface({ description, ...options }),
+  },
+  {
+    // The rest of `/api/v1`: the scraper's longer `/api/v1/scrape/` claim wins.
+    name: "platformLegacy",
+    namespace: "/",
+    description: resolve("@content-scraper/spec/platform-legacy.json"),
+    create: (description, options) => createLegacySurface({ description, ...options }),
+  },
+  {
+    name: "platform",
+    namespace: "/",
+    description: resolve("@content-scraper/spec/platform.json"),
+    create: (description, options) => createPlatformSurface({ description, ...options }),
+  },
+  {
+    name: "connect",
+    namespace: "/",
+    description: resolve("@content-scraper/spec/connect.json"),
+    create: async (_description, options) => createConnectSurface(options),
   },
 ];

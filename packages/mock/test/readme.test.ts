@@ -1,7 +1,7 @@
 // The README is what partners read: its tables must say what the sandbox does.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { magicInputs, sandboxKeys } from "../src/index.js";
+import { legacyKeys, magicInputs, platformTokens, sandboxKeys } from "../src/index.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -11,4 +11,8 @@ it.each(magicInputs)("documents the magic input $input as it answers", ({ input,
 
 it.each(Object.values(sandboxKeys))("documents the sandbox key %s", (key) => {
   expect(readme).toContain(`| \`${key}\` |`);
+});
+
+it.each([...Object.values(platformTokens).map((token) => `Bearer ${token}`), ...Object.values(legacyKeys)])("documents the platform magic credential %s", (credential) => {
+  expect(readme).toContain(`| \`${credential}\` |`);
 });

@@ -1,6 +1,6 @@
 // Contract-test support: the description's operations and request examples, clients whose every response is checked
 // against the description by the validators, and the sandbox they talk to. One `<surface>.contract.test.ts` per surface
-// with a client: the scraper's for now; the platform and connect surfaces join when their clients and mounts land.
+// with a client: scraper, platform (OAuth and key-based) and connect.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createScraperClient, type ScraperClient, type ScraperClientOptions } from "@content-scraper/client";

@@ -65,7 +65,7 @@ const mock = await startMock(options).catch((error: Error) => {
 const prism = createRequire(import.meta.url)("@stoplight/prism-http/package.json") as { version: string };
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
 console.log(`Content Scraper sandbox on Prism ${prism.version}, serving ${mode}:`);
-for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(10)} ${url}`);
+for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);
 console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
 
 let stopping = false;

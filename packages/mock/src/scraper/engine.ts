@@ -51,7 +51,8 @@ export async function createEngine(description: string | object): Promise<Engine
   return {
     operations: new Map(list.map((operation) => [operation.iid ?? operation.id, operation])),
     async answer(operation, request, choice) {
-      const input = { method: "post" as const, url: { path: operation.path }, headers: request.headers, body: request.body };
+      const method = operation.method as "post";
+      const input = { method, url: { path: operation.path }, headers: request.headers, body: request.body };
       // A fresh `mock` object per request: Prism writes the negotiated media types into it.
       const result = await prism.request(input, [operation], { mock: { ...choice } } as Parameters<typeof prism.request>[2])();
       if (result._tag === "Left") return { ok: false, detail: (result.left as { detail?: string }).detail || result.left.message };

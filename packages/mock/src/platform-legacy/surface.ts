@@ -1,0 +1,71 @@
+import { apiKeys } from "../generated/platform-legacy.operations.js";
+import { json, type Surface, type SurfaceResponse } from "../http.js";
+import { createEngine } from "../scraper/engine.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders } from "../surface-kit.js";
+
+// The key-based platform API (`/api/v1`, deprecated), below the scraper's `/api/v1/scrape/`: a company key in
+// `x-api-key`, `{ error }` bodies, and X-RateLimit-* headers on every response. Prism serves the documented examples.
+
+/** Keys with a meaning in the sandbox (README: "Platform, key-based"). Any other company key is valid. */
+export const legacyKeys = {
+  /** No active subscription: every call answers 402. */
+  noSubscription: "company_no_subscription",
+  /** A key that is not allowlisted: every call answers 403 (restricted endpoint). */
+  restricted: "company_restricted",
+} as const;
+
+export interface LegacyOptions {
+  description: string;
+  seed: string;
+  dynamic: boolean;
+  requestsPerMinute: number | undefined;
+}
+
+/** 100 requests per minute per key (`x-rate-limits`); 400 for allowlisted partners, which the sandbox does not model. */
+const requestsPerMinute = 100;
+const maxBodyBytes = 1024 * 1024;
+const scheme = apiKeys.CompanyApiKey;
+
+export async function createLegacySurface(options: LegacyOptions): Promise<Surface> {
+  const engine = await createEngine(options.description);
+  const route = operationRouter(engine);
+  const buckets = new Buckets(options.requestsPerMinute ?? requestsPerMinute);
+  // Unauthenticated answers carry the headers too ("on every response"): the state of a bucket nobody spends.
+  const anonymous = new Buckets(options.requestsPerMinute ?? requestsPerMinute).get("anonymous");
+
+  async function answer(request: Parameters<Surface["handle"]>[0]): Promise<SurfaceResponse> {
+    const key = header(request.headers[scheme.name]);
+    const rejected = key && Object.entries(scheme.rejectedKeyPrefixes).find(([prefix]) => key.startsWith(prefix));
+    if (!key || rejected) {
+      const message = rejected ? `That is a ${rejected[1]} key, which the platform API does not accept: send a company API key.` : "A company API key is required in x-api-key.";
+      return json(401, { error: message }, rateLimitHeaders(anonymous));
+    }
+    const bucket = buckets.get(key);
+    if (!bucket.take()) {
+      const retryAfter = String(bucket.state().retryAfter);
+      return json(429, { error: `Rate limit exceeded. Retry after ${retryAfter} seconds.` }, { "Retry-After": retryAfter, ...rateLimitHeaders(bucket) });
+    }
+    const limits = rateLimitHeaders(bucket);
+    if (key === legacyKeys.noSubscription) return json(402, { error: "An active subscription is required." }, limits);
+    if (key === legacyKeys.restricted) return json(403, { error: "This endpoint is restricted to allowlisted partner accounts." }, limits);
+    const operation = route(request.method, request.path);
+    if (operation === undefined || operation === "method") return json(404, { error: `No endpoint at ${request.method} ${request.path}.` }, limits);
+    const problem = queryProblem(operation, request.query);
+    if (problem) return json(400, { error: problem }, limits);
+    const served = await documentedSuccess(engine, operation, undefined, options.dynamic, `${options.seed}:${request.path}`);
+    return json(served.status, served.body, { "Content-Type": served.contentType, ...limits });
+  }
+
+  return {
+    maxBodyBytes,
+    tooLarge: () => json(413, { error: `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.` }),
+    async handle(request) {
+      try {
+        return await answer(request);
+      } catch (error) {
+        console.error(`content-scraper-mock: ${request.method} ${request.path} failed:`, error);
+        return json(500, { error: "The sandbox failed to answer this request; see its log." });
+      }
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Engine, PrismOperation } from "./scraper/engine.js";
+import { TokenBucket } from "./scraper/token-bucket.js";
+
+// Pieces the neighbouring surfaces (platform, platform-legacy, connect) share with the scraper's: the Prism engine, the
+// token bucket, and routing by path template (their paths carry parameters, the scraper's do not).
+
+/** The operation a method and path name, matching `{param}` templates segment by segment. */
+export function operationRouter(engine: Engine): (method: string, path: string) => PrismOperation | "method" | undefined {
+  const entries = [...engine.operations.values()].map((operation) => ({
+    operation,
+    pattern: new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
+  }));
+  return (method, path) => {
+    const matching = entries.filter((entry) => entry.pattern.test(path));
+    if (!matching.length) return undefined;
+    return matching.find((entry) => entry.operation.method.toUpperCase() === method.toUpperCase())?.operation ?? "method";
+  };
+}
+
+/** One token bucket per credential, created on first use; past `max` credentials the oldest is forgotten. */
+export class Buckets {
+  readonly #buckets = new Map<string, TokenBucket>();
+  constructor(
+    readonly requestsPerMinute: number,
+    readonly max = 100_000,
+  ) {}
+
+  get(credential: string): TokenBucket {
+    let bucket = this.#buckets.get(credential);
+    if (!bucket) {
+      // A minute of allowance can be spent at once, refilled continuously: the scraper's mechanism, a sandbox choice here.
+      bucket = new TokenBucket(this.requestsPerMinute, 60);
+      if (this.#buckets.size >= this.max) this.#buckets.delete(this.#buckets.keys().next().value as string);
+      this.#buckets.set(credential, bucket);
+    }
+    return bucket;
+  }
+}
+
+/** `X-RateLimit-*` headers of a bucket. */
+export function rateLimitHeaders(bucket: TokenBucket): Record<string, string> {
+  const state = bucket.state();
+  return { "X-RateLimit-Limit": String(state.limit), "X-RateLimit-Remaining": String(state.remaining), "X-RateLimit-Reset": String(state.reset) };
+}
+
+/** The first value of a header. */
+export function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Prism's documented success (the first 2XX example) for an operation. */
+export async function documentedSuccess(engine: Engine, operation: PrismOperation, body: unknown, dynamic: boolean, seed: string) {
+  const served = await engine.answer(operation, { headers: { accept: "application/json", "content-type": "application/json" }, body }, { dynamic, seed });
+  if (!served.ok) throw new Error(`Prism could not answer ${operation.iid ?? operation.id}: ${served.detail}`);
+  return served;
+}
+
+/** The first integer query parameter outside its documented schema (`type: integer`, `minimum`, `maximum`), said plainly. */
+export function queryProblem(operation: PrismOperation, query: URLSearchParams | undefined): string | undefined {
+  for (const parameter of operation.request?.query ?? []) {
+    const value = query?.get(parameter.name);
+    const schema = parameter.schema as { type?: string; minimum?: number; maximum?: number } | undefined;
+    if (value === null || value === undefined || schema?.type !== "integer") continue;
+    const number = Number(value);
+    if (value.trim() === "" || !Number.isInteger(number)) return `${parameter.name} must be an integer.`;
+    if (schema.maximum !== undefined && number > schema.maximum) return `${parameter.name} must be at most ${schema.maximum}.`;
+    if (schema.minimum !== undefined && number < schema.minimum) return `${parameter.name} must be at least ${schema.minimum}.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,193 @@
+// The platform clients of @content-scraper/platform against the sandbox: every documented operation of the OAuth API
+// (protocol endpoints through `request`, resource operations through their methods) and of the key-based API, with the
+// negative cases as typed errors. Every answer with a documented body is checked against the description.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  createLegacyClient,
+  createPlatformClient,
+  LegacyApiError,
+  LegacySubscriptionRequiredError,
+  PlatformApiError,
+  SubscriptionRequiredError,
+} from "@content-scraper/platform";
+import { legacyKeys, platformTokens, type RunningMock } from "@content-scraper/mock";
+import { validateResponse as validateLegacy } from "@content-scraper/validators/platform-legacy";
+import { validateResponse as validatePlatform } from "@content-scraper/validators/platform";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox } from "./support.js";
+
+type Spec = { paths: Record<string, Record<string, { operationId?: string }>> };
+const load = (name: string) => JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`@content-scraper/spec/${name}.json`), "utf8")) as Spec;
+const platformSpec = load("platform");
+const legacySpec = load("platform-legacy");
+
+/** Every documented operation of a description: its id, method and path template. */
+function operationsOf(spec: Spec) {
+  return Object.entries(spec.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => typeof operation === "object" && operation?.operationId)
+      .map(([method, operation]) => ({ id: operation.operationId as string, method: method.toUpperCase(), path })),
+  );
+}
+const platformOperations = operationsOf(platformSpec);
+const legacyOperations = operationsOf(legacySpec);
+
+const problems: string[] = [];
+const seen = new Set<string>();
+afterEach(() => {
+  expect(problems.splice(0)).toEqual([]);
+});
+
+/** `fetch`, checking every answer that has a documented body against its operation's documented response. */
+function checkingFetch(baseUrl: string, operations: typeof platformOperations, validate: typeof validatePlatform | typeof validateLegacy): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request, { redirect: "manual" });
+    const path = new URL(request.url).pathname.slice(new URL(baseUrl).pathname.length);
+    const operation = operations.find(
+      (candidate) => candidate.method === request.method && new RegExp(`^${candidate.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
+    );
+    const contentType = response.headers.get("content-type") ?? "";
+    const text = await response.clone().text();
+    if (operation) seen.add(operation.id);
+    if (operation && text !== "" && contentType.includes("json")) {
+      const result = (validate as typeof validatePlatform)(operation.id as never, response.status, JSON.parse(text), { contentType });
+      if (!result.valid) problems.push(`${operation.id} ${response.status}: ${result.errors.map((error) => error.message).join("; ")}`);
+    }
+    return response;
+  };
+}
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startSandbox();
+});
+afterAll(() => mock.close());
+
+let tokens = 0;
+const platformFor = (accessToken = `contract_token_${++tokens}`, maxRetries = 0) =>
+  createPlatformClient({ baseUrl: mock.baseUrls.platform, accessToken, retry: { maxRetries }, fetch: checkingFetch(mock.baseUrls.platform, platformOperations, validatePlatform) });
+const legacyFor = (apiKey = `company_contract_${++tokens}`) =>
+  createLegacyClient({ baseUrl: mock.baseUrls.platformLegacy, apiKey, retry: { maxRetries: 0 }, fetch: checkingFetch(mock.baseUrls.platformLegacy, legacyOperations, validateLegacy) });
+
+async function rejection<T>(call: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
+  const error = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as T;
+}
+
+describe("the OAuth platform API", () => {
+  it("answers the protocol endpoints without a token", async () => {
+    const client = platformFor();
+    expect((await client.request("POST", "/register", { body: { redirect_uris: ["https://app.example/cb"] } })).data).toMatchObject({ client_id: expect.any(String) });
+    expect((await client.request("POST", "/token", { body: { grant_type: "client_credentials" } })).data).toMatchObject({ access_token: expect.any(String) });
+    expect((await client.request("POST", "/revoke", { body: { token: "t" } })).meta.status).toBe(200);
+    expect((await client.request("GET", "/.well-known/oauth-authorization-server")).data).toMatchObject({ issuer: expect.any(String) });
+    const authorize = await fetch(
+      `${mock.baseUrls.platform}/authorize?client_id=c&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s&code_challenge=x&code_challenge_method=S256`,
+      { redirect: "manual" },
+    );
+    expect(authorize.status).toBe(302);
+    expect(new URL(authorize.headers.get("location") as string).searchParams.get("state")).toBe("s");
+  });
+
+  it("answers every resource operation through the client's methods", async () => {
+    const client = platformFor();
+    expect((await client.testWebhook("wh_1", {})).meta.status).toBe(200);
+    const page = await client.listWebhookDeliveries("wh_1", { limit: 100 });
+    expect(page.data).toMatchObject({ hasMore: false, nextCursor: null });
+    const items = [];
+    for await (const delivery of client.webhookDeliveries("wh_1")) items.push(delivery);
+    expect(items).toEqual([]);
+    expect((await client.getPostMetricsHistory("post_1", { days: 30, limit: 500 })).meta.status).toBe(200);
+    for (const write of [
+      () => client.executePayout({}),
+      () => client.executeQuickPay({}),
+      () => client.createInvoice({}),
+      () => client.sendInvoice("inv_1", {}),
+      () => client.voidInvoice("inv_1", {}),
+      () => client.createCampaignAnalyticsHistory("cmp_1", {}, { idempotencyKey: "analytics-contract-1" }),
+    ]) {
+      const { meta } = await write();
+      expect(meta.status).toBe(200);
+      expect(meta.idempotencyKey).toBeTruthy();
+    }
+  });
+
+  it("has called every documented operation through the client (authorize is a browser redirect, fetched above)", () => {
+    const ids = platformOperations.map((operation) => operation.id).filter((id) => id !== "authorizeClient");
+    expect([...seen].filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+  });
+
+  it("replays a write with the same key and body, and answers 409 idempotency_conflict to a different body", async () => {
+    const client = platformFor();
+    const first = await client.executePayout({ amount: 1 }, { idempotencyKey: "payout-contract-1" });
+    const replay = await client.executePayout({ amount: 1 }, { idempotencyKey: "payout-contract-1" });
+    expect(replay.data).toEqual(first.data);
+    expect(replay.meta.headers.get("idempotent-replayed")).toBe("true");
+    const conflict = await rejection(client.executePayout({ amount: 2 }, { idempotencyKey: "payout-contract-1" }), PlatformApiError);
+    expect(conflict).toMatchObject({ status: 409, code: "idempotency_conflict" });
+  });
+
+  it("answers a missing token with 401 unauthorized and its challenge", async () => {
+    const error = await rejection(platformFor("sandbox_expired").getPostMetricsHistory("post_1"), PlatformApiError);
+    expect(error).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(error.challenge?.resourceMetadata).toMatch(/^http:\/\//);
+  });
+
+  it("answers the magic tokens with 402 SubscriptionRequiredError and 403 insufficient_scope", async () => {
+    await rejection(platformFor(platformTokens.noSubscription).executeQuickPay({}), SubscriptionRequiredError);
+    const scope = await rejection(platformFor(platformTokens.insufficientScope).createInvoice({}), PlatformApiError);
+    expect(scope).toMatchObject({ status: 403, code: "insufficient_scope" });
+    expect(scope.challenge?.scope).toBe("invoices:write");
+  });
+
+  it("rate-limits a token at 600 a minute with Retry-After", async () => {
+    const client = platformFor();
+    let error: PlatformApiError | undefined;
+    for (let index = 0; index < 700 && !error; index++) {
+      error = await client.getPostMetricsHistory("post_1").then(
+        () => undefined,
+        (reason: PlatformApiError) => reason,
+      );
+    }
+    expect(error).toMatchObject({ status: 429, code: "rate_limited" });
+    expect(error?.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    // Some 600 requests through Prism: well within a minute, but more than vitest's default 5 s on a loaded machine.
+  }, 30_000);
+});
+
+describe("the key-based platform API", () => {
+  it("answers every documented operation with the rate-limit state", async () => {
+    for (const operation of legacyOperations) expect(operation.id).toBe("getPostMetricsHistory");
+    const { data, meta } = await legacyFor().getPostMetricsHistory("post_1", { days: 30, limit: 100 });
+    expect(data).toBeTypeOf("object");
+    expect(meta.rateLimit).toMatchObject({ limit: 100, remaining: 99 });
+    expect(seen.has("getPostMetricsHistory")).toBe(true);
+  });
+
+  it("answers the documented errors as typed errors", async () => {
+    await rejection(legacyFor(legacyKeys.noSubscription).getPostMetricsHistory("post_1"), LegacySubscriptionRequiredError);
+    expect(await rejection(legacyFor(legacyKeys.restricted).getPostMetricsHistory("post_1"), LegacyApiError)).toMatchObject({ status: 403 });
+    expect(await rejection(legacyFor().getPostMetricsHistory("post_1", { limit: 501 }), Error)).toBeTruthy();
+    expect(await rejection(legacyFor().request("GET", "/leads"), LegacyApiError)).toMatchObject({ status: 404 });
+  });
+
+  it("rate-limits a key at 100 a minute with Retry-After", async () => {
+    const client = legacyFor();
+    let error: LegacyApiError | undefined;
+    for (let index = 0; index < 150 && !error; index++) {
+      error = await client.getPostMetricsHistory("post_1").then(
+        () => undefined,
+        (reason: LegacyApiError) => reason,
+      );
+    }
+    expect(error).toMatchObject({ status: 429 });
+    expect(error?.rateLimit.remaining).toBe(0);
+    expect(error?.retryAfterMs).toBeGreaterThanOrEqual(1000);
+  });
+});

@@ -1,0 +1,91 @@
+// Breaking-change detection: each built description (spec/dist/<api>.json) against the description as
+// last released (spec/released/<api>.json), classified by api-smart-diff (OpenAPI 3.x aware:
+// breaking / non-breaking / annotation / unclassified / deprecated). The only rule written here is
+// the policy: a breaking change needs a pending changeset that bumps @content-scraper/spec by major.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { apiDiff } from "api-smart-diff";
+import { ROOT } from "./packages.mjs";
+
+export const SPEC_PACKAGE = "@content-scraper/spec";
+export const DIST_DIR = join(ROOT, "spec/dist");
+export const RELEASED_DIR = join(ROOT, "spec/released");
+export const CHANGESET_DIR = join(ROOT, ".changeset");
+
+/** The APIs with a released baseline: spec/released/<api>.json. */
+export function releasedApis(releasedDir = RELEASED_DIR) {
+  return readdirSync(releasedDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => basename(f, ".json"))
+    .sort();
+}
+
+/** @param {readonly (string | number)[]} path */
+const pointer = (path) => path.map((/** @type {string | number} */ s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+
+/**
+ * Every difference between two descriptions, in words, with api-smart-diff's classification.
+ * @param {unknown} before
+ * @param {unknown} after
+ */
+export function diffDescriptions(before, after) {
+  const diffs = apiDiff(before, after);
+  return diffs.map((d) => ({
+    type: d.type,
+    action: d.action,
+    path: `#/${pointer(d.path)}`,
+    description: d.description ?? `[${d.action}] #/${pointer(d.path)}`,
+  }));
+}
+
+/** The bump a pending changeset gives a package, or undefined. Parses the changeset front matter. */
+export function pendingBumps(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
+  /** @type {{ file: string, bump: "major" | "minor" | "patch" }[]} */
+  const bumps = [];
+  for (const file of readdirSync(changesetDir).filter((f) => f.endsWith(".md") && f !== "README.md")) {
+    const text = readFileSync(join(changesetDir, file), "utf8");
+    const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
+    for (const line of front.split(/\r?\n/)) {
+      const m = /^\s*["']?([^"':]+)["']?\s*:\s*(major|minor|patch)\s*$/.exec(line);
+      if (m && m[1] === packageName) bumps.push({ file, bump: /** @type {"major" | "minor" | "patch"} */ (m[2]) });
+    }
+  }
+  return bumps;
+}
+
+/**
+ * Compares every released API with its build. Returns the changes per API, the report in words and
+ * whether the policy holds (no breaking change, or a major changeset for the spec package).
+ */
+export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR, changesetDir = CHANGESET_DIR } = {}) {
+  const apis = releasedApis(releasedDir);
+  const results = apis.map((api) => {
+    const builtPath = join(distDir, `${api}.json`);
+    if (!existsSync(builtPath)) {
+      return { api, changes: [{ type: "breaking", action: "remove", path: "#", description: `[Removed] the whole ${api} description` }] };
+    }
+    const before = JSON.parse(readFileSync(join(releasedDir, `${api}.json`), "utf8"));
+    const after = JSON.parse(readFileSync(builtPath, "utf8"));
+    return { api, changes: diffDescriptions(before, after) };
+  });
+  const breaking = results.flatMap((r) => r.changes.filter((c) => c.type === "breaking").map((c) => ({ api: r.api, ...c })));
+  const majors = pendingBumps(changesetDir).filter((b) => b.bump === "major");
+  const ok = breaking.length === 0 || majors.length > 0;
+
+  const lines = ["# API changes since the last release", ""];
+  for (const { api, changes } of results) {
+    lines.push(`## ${api}`, "");
+    if (changes.length === 0) lines.push("No changes.");
+    for (const c of changes) lines.push(`- ${c.type}: ${c.description} (${c.path})`);
+    lines.push("");
+  }
+  if (breaking.length === 0) lines.push("Verdict: no breaking change.");
+  else if (majors.length > 0)
+    lines.push(`Verdict: ${breaking.length} breaking change(s), released as a major of ${SPEC_PACKAGE} (${majors.map((m) => m.file).join(", ")}).`);
+  else
+    lines.push(
+      `Verdict: FAIL. ${breaking.length} breaking change(s) and no changeset bumping ${SPEC_PACKAGE} by major. ` +
+        "Undo them, or add one with `pnpm changeset` (major for @content-scraper/spec).",
+    );
+  return { ok, results, breaking, majors, report: `${lines.join("\n")}\n` };
+}

@@ -1,0 +1,49 @@
+// Runs in a fresh npm project where the packed tarballs are installed: every published entry point,
+// imported by its package name, does something real, offline.
+import assert from "node:assert/strict";
+import { createScraperClient, ScraperInputError } from "@content-scraper/client";
+import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
+import { startMock } from "@content-scraper/mock";
+import { createPlatformClient } from "@content-scraper/platform";
+import * as oauth from "@content-scraper/platform/oauth";
+import { retryAfterMs } from "@content-scraper/runtime";
+import scraperDescription from "@content-scraper/spec/scraper.json" with { type: "json" };
+import { isRequest, validateRequest } from "@content-scraper/validators";
+import * as connectValidators from "@content-scraper/validators/connect";
+
+/** @type {string[]} */
+const results = [];
+const ok = (/** @type {string} */ what) => results.push(what);
+
+assert.equal(scraperDescription.info.version, "1.3.0");
+ok("spec: scraper.json info.version 1.3.0");
+
+assert.deepEqual(validateRequest("shortvideoFavorites", { handle: "maya.bakes" }), { valid: true });
+assert.equal(validateRequest("shortvideoFavorites", { handle: 42 }).valid, false);
+assert.equal(isRequest("shortvideoProfile", { username: "creator" }), true);
+assert.ok(Array.isArray(connectValidators.operationIds));
+ok("validators: a valid and an invalid request");
+
+assert.throws(() => createScraperClient({ apiKey: "sk_live_abc", baseUrl: "http://127.0.0.1:9/api/v1" }), ScraperInputError);
+ok("client: a connect key is refused with ScraperInputError");
+
+assert.throws(() => createConnectClient({ apiKey: "scrape_live_abc", baseUrl: "http://127.0.0.1:9/api/embed" }), ConnectInputError);
+assert.equal(createConnectClient({ apiKey: "sk_test_abc", baseUrl: "http://127.0.0.1:9/api/embed" }).environment, "sandbox");
+ok("connect: environment from the key");
+
+assert.equal(typeof createPlatformClient, "function");
+assert.equal(typeof oauth, "object");
+assert.equal(retryAfterMs(new Headers({ "retry-after": "3" })), 3000);
+ok("platform, platform/oauth, runtime: entries load");
+
+const mock = await startMock({ port: 0, timeScale: 0 });
+try {
+  const scraper = createScraperClient({ apiKey: "scrape_live_consumer", baseUrl: mock.baseUrls.scraper });
+  const { data } = await scraper.profile("shortvideo", "creator");
+  assert.ok(data);
+  ok(`mock: startMock on ${mock.url}, one profile through the client`);
+} finally {
+  await mock.close();
+}
+
+console.log(results.join("\n"));

@@ -1,0 +1,24 @@
+// Type-checked with tsc --noEmit (module NodeNext) against the installed tarballs' declarations.
+import { createScraperClient, type ScraperInputError } from "@content-scraper/client";
+import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
+import { type MockOptions, startMock } from "@content-scraper/mock";
+import { createPlatformClient } from "@content-scraper/platform";
+import type * as oauth from "@content-scraper/platform/oauth";
+import { retryAfterMs } from "@content-scraper/runtime";
+import { type ValidationResult, validateRequest } from "@content-scraper/validators";
+import type { Request } from "@content-scraper/validators/scraper";
+
+const body: Request<"shortvideoProfile"> = { username: "creator" };
+const result: ValidationResult = validateRequest("shortvideoProfile", body);
+const options: MockOptions = { port: 0 };
+const connect: ConnectClient = createConnectClient({ apiKey: "sk_test_x", baseUrl: "http://localhost/api/embed" });
+const wait: number | undefined = retryAfterMs(new Headers());
+
+export async function run(): Promise<string> {
+  const mock = await startMock(options);
+  const scraper = createScraperClient({ apiKey: "scrape_live_x", baseUrl: mock.baseUrls.scraper });
+  const { data } = await scraper.profile("shortvideo", "creator");
+  await mock.close();
+  const error: ScraperInputError | undefined = undefined;
+  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth)]);
+}

@@ -1,0 +1,64 @@
+// Every published package, packed as npm would receive it: publint (strict) and attw (esm-only)
+// clean, and the metadata of design.md's "Packages" section present.
+import { describe, expect, inject, it } from "vitest";
+import { runAttw, runPublint } from "../src/checks.mjs";
+import { publishedPackages } from "../src/packages.mjs";
+import manifest from "../package.json" with { type: "json" };
+
+const packages = publishedPackages();
+const packed = inject("packed");
+
+const tarball = (name: string) => {
+  const p = packed.packed.find((x) => x.name === name);
+  if (!p) throw new Error(`${name} was not packed`);
+  return p;
+};
+
+it("finds the published packages: packages/* that are not private, and spec", () => {
+  expect(packages.map((p) => p.name)).toContain("@content-scraper/spec");
+  expect(packages.map((p) => p.name)).toContain("@content-scraper/client");
+});
+
+it("builds every published package before this task runs (a devDependency each, so turbo's ^build covers it)", () => {
+  const dev = Object.keys((manifest as { devDependencies: Record<string, string> }).devDependencies);
+  expect(packages.map((p) => p.name).filter((n) => !dev.includes(n))).toEqual([]);
+});
+
+describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
+  const m = pkg.manifest;
+
+  it("is ESM with types-first exports, ./package.json, a files allowlist, sideEffects and engines", () => {
+    expect(m.type).toBe("module");
+    expect(m.exports["./package.json"]).toBe("./package.json");
+    for (const [sub, target] of Object.entries<unknown>(m.exports)) {
+      if (typeof target === "object" && target !== null) {
+        expect(Object.keys(target)[0], `${sub}: types must come first`).toBe("types");
+      }
+    }
+    expect(Array.isArray(m.files) && m.files.length > 0).toBe(true);
+    expect(m.sideEffects).toBe(false);
+    expect(m.engines?.node).toBe(">=20.19.0");
+    expect(typeof m.license).toBe("string");
+    expect(m.main ?? m.module ?? m.types).toBeUndefined();
+  });
+
+  it("publishes publicly with provenance", () => {
+    expect(m.publishConfig).toMatchObject({ access: "public", provenance: true });
+  });
+
+  it("packs only its allowlisted files", () => {
+    const { files } = tarball(name);
+    expect(files).toContain("package.json");
+    expect(files.filter((f) => /^(src|test|bench|scripts|node_modules)\//.test(f) || f.endsWith(".test.js"))).toEqual([]);
+  });
+
+  it("is publint-clean (strict, suggestions included)", async () => {
+    expect(await runPublint(tarball(name).tarball)).toEqual([]);
+  });
+
+  it("is attw-clean under the esm-only profile", async () => {
+    const problems = await runAttw(tarball(name).tarball);
+    if (name === "@content-scraper/spec") expect(problems).toBeNull();
+    else expect(problems).toEqual([]);
+  });
+});
