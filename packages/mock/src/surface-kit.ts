@@ -18,6 +18,21 @@ export function operationRouter(engine: Engine): (method: string, path: string) 
 }
 
 /** One token bucket per credential, created on first use; past `max` credentials the oldest is forgotten. */
+/** One limit of a surface's `x-rate-limits`, as codegen put it in the operation table. */
+interface StatedLimit {
+  readonly calls: string;
+  readonly requests: number | null;
+  readonly periodSeconds: number | null;
+  readonly accounts?: string;
+}
+
+/** Requests per minute of the limit the description states for `calls` (for every account, not a special class). */
+export function statedPerMinute(limits: readonly StatedLimit[] | null, calls: string): number {
+  const limit = limits?.find((entry) => entry.calls === calls && entry.accounts === undefined);
+  if (!limit?.requests || !limit.periodSeconds) throw new Error(`the description states no "${calls}" rate limit`);
+  return (limit.requests * 60) / limit.periodSeconds;
+}
+
 export class Buckets {
   readonly #buckets = new Map<string, TokenBucket>();
   constructor(

@@ -1,7 +1,7 @@
-import { apiKeys } from "../generated/connect.operations.js";
+import { apiKeys, rateLimits } from "../generated/connect.operations.js";
 import { json, type Surface, type SurfaceResponse } from "../http.js";
 import { requestId } from "../request-id.js";
-import { Buckets, header, rateLimitHeaders } from "../surface-kit.js";
+import { Buckets, header, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
 
 // The connect API (`/api/embed`). The reference documents no path, so every authenticated request answers 404 in a
 // sandbox envelope; what the sandbox does model is the key: its prefix selects the environment, a scraper key is refused,
@@ -11,8 +11,8 @@ export interface ConnectOptions {
   requestsPerMinute: number | undefined;
 }
 
-/** The "general" limit of `x-rate-limits`: 100 per minute, per key in the sandbox. */
-const generalRequestsPerMinute = 100;
+/** The "general" limit of `x-rate-limits`, counted per key in the sandbox. */
+const generalRequestsPerMinute = statedPerMinute(rateLimits, "general");
 const maxBodyBytes = 1024 * 1024;
 const scheme = apiKeys.ConnectApiKey;
 

@@ -1,7 +1,7 @@
-import { apiKeys } from "../generated/platform-legacy.operations.js";
+import { apiKeys, rateLimits } from "../generated/platform-legacy.operations.js";
 import { json, type Surface, type SurfaceResponse } from "../http.js";
 import { createEngine } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
 
 // The key-based platform API (`/api/v1`, deprecated), below the scraper's `/api/v1/scrape/`: a company key in
 // `x-api-key`, `{ error }` bodies, and X-RateLimit-* headers on every response. Prism serves the documented examples.
@@ -21,8 +21,8 @@ export interface LegacyOptions {
   requestsPerMinute: number | undefined;
 }
 
-/** 100 requests per minute per key (`x-rate-limits`); 400 for allowlisted partners, which the sandbox does not model. */
-const requestsPerMinute = 100;
+/** The per-key limit of `x-rate-limits`; the higher one of allowlisted partners is not modelled. */
+const requestsPerMinute = statedPerMinute(rateLimits, "all");
 const maxBodyBytes = 1024 * 1024;
 const scheme = apiKeys.CompanyApiKey;
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { operations } from "../generated/platform.operations.js";
+import { operations, rateLimits } from "../generated/platform.operations.js";
 import { json, type Surface, type SurfaceResponse } from "../http.js";
 import { requestId } from "../request-id.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
 
 // The OAuth platform API (`/api/oauth/v1`): Prism serves the documented examples; this layer adds what the service does
 // around them: the bearer token on resource operations, idempotent writes, the per-token rate limit and magic tokens.
@@ -31,8 +31,8 @@ export interface PlatformOptions {
   requestsPerMinute: number | undefined;
 }
 
-/** 600 requests per minute per (client, company) pair (`x-rate-limits`): per token in the sandbox. */
-const resourceRequestsPerMinute = 600;
+/** The resource limit of `x-rate-limits` (per client and company pair): counted per token in the sandbox. */
+const resourceRequestsPerMinute = statedPerMinute(rateLimits, "resource");
 const maxBodyBytes = 1024 * 1024;
 // Keys are kept "about 24 hours"; the sandbox keeps at most this many, the oldest forgotten first.
 const maxStoredKeys = 100_000;
