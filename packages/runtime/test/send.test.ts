@@ -21,7 +21,7 @@ const config = (overrides: Partial<SendConfig> = {}): SendConfig => ({
   connectionError: (name, cause) => new Broken(name, { cause }),
   ...overrides,
 });
-const post = () => ({ url: `${server.url}/x`, method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+const post = () => ({ url: `${server.origin}/x`, method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
 
 describe("send", () => {
   it("returns a success with its whole body, after one attempt", async () => {

@@ -259,22 +259,7 @@ const constant = (name: string, value: unknown) =>
 /** The table as a TypeScript module: `as const` data, so consumers get literal types (operationIds, platforms, codes). */
 export function renderOperationTable(table: OperationTable): string {
   return [
-    constant("operations", table.operations),
-    "",
-    constant("errorCodes", table.errorCodes),
-    "",
-    constant("retryBackoff", table.retryBackoff),
-    "",
-    constant("rateLimit", table.rateLimit),
-    "",
-    constant("requestBodyLimit", table.requestBodyLimit),
-    "",
-    constant("apiKeys", table.apiKeys),
-    "",
-    constant("rateLimits", table.rateLimits),
-    "",
-    constant("oauth", table.oauth),
-    "",
+    ...Object.entries(table).flatMap(([name, value]) => [constant(name, value), ""]),
     "export type OperationId = keyof typeof operations;",
     "export type ErrorCode = keyof typeof errorCodes;",
     "",
