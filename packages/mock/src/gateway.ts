@@ -7,7 +7,10 @@ export interface Mount {
   name: string;
   /** The surface's base path, as its description's server URL ends (`/api/v1`). */
   basePath: string;
-  /** The part of the path space below `basePath` that this surface owns (`/scrape/`; `/` for all of it). */
+  /**
+   * The part of the path space below `basePath` that this surface owns (`/scrape/`; `/` for all of it; an operation's
+   * path where the mount is that operation's own server).
+   */
   namespace: string;
   surface: Surface;
 }
@@ -71,7 +74,13 @@ export function startGateway(mounts: readonly Mount[], port: number, host: strin
       return;
     }
     const { surface } = mount;
-    const head = { method: request.method ?? "GET", path: path.slice(mount.basePath.length), query: url.searchParams, headers: request.headers };
+    const head = {
+      method: request.method ?? "GET",
+      basePath: mount.basePath,
+      path: path.slice(mount.basePath.length),
+      query: url.searchParams,
+      headers: request.headers,
+    };
     const { body, tooLarge, abandon, gone } = await readBody(request, surface.maxBodyBytes);
     if (gone) return;
     if (tooLarge) {

@@ -4,6 +4,11 @@ import type { IncomingHttpHeaders } from "node:http";
 
 export interface SurfaceRequest {
   method: string;
+  /**
+   * The base path the request came through: the surface's own (`/api/oauth/v1`), or the server of operations served
+   * elsewhere (`""`, the host's root, for the discovery document).
+   */
+  basePath: string;
   /** The path below the surface's base path (`/scrape/shortvideo/profile`), without the query. */
   path: string;
   headers: IncomingHttpHeaders;

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Gateway, type Mount, startGateway } from "./gateway.js";
 import { type SurfaceOptions, surfaces } from "./mounts.js";
+import { serverPath } from "./surface-kit.js";
 
 export { magicInputs } from "./scraper/magic.js";
 export { platformTokens } from "./platform/surface.js";
@@ -29,11 +30,26 @@ export interface RunningMock extends Gateway {
   baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;
 }
 
-/** The path of a description's first server URL, its variables at their defaults (`https://{host}/api/v1` → `/api/v1`). */
-async function basePathOf(description: string): Promise<string> {
-  const document = JSON.parse(await readFile(description, "utf8")) as { servers?: Array<{ url: string }> };
-  const url = document.servers?.[0]?.url ?? "/";
-  return new URL(url.replace(/\{[^}]*\}/g, "sandbox"), "http://sandbox").pathname.replace(/\/$/, "");
+type Servers = { servers?: Array<{ url: string }> };
+type Description = Servers & { paths?: Record<string, Servers & Partial<Record<string, Servers>>> };
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * Where a description is served: its base path (its first server's), and each operation with its own server (an
+ * operation- or path-level `servers`, such as the discovery document's `https://{host}`) at that server's path, by the
+ * literal part of its path.
+ */
+async function placesOf(description: string): Promise<{ basePath: string; elsewhere: Array<Pick<Mount, "basePath" | "namespace">> }> {
+  const document = JSON.parse(await readFile(description, "utf8")) as Description;
+  const elsewhere = new Map<string, Pick<Mount, "basePath" | "namespace">>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of methods) {
+      const url = item[method] && (item[method].servers ?? item.servers)?.[0]?.url;
+      const place = url === undefined ? undefined : { basePath: serverPath(url), namespace: path.split("{")[0] as string };
+      if (place) elsewhere.set(place.basePath + place.namespace, place);
+    }
+  }
+  return { basePath: serverPath(document.servers?.[0]?.url ?? "/"), elsewhere: [...elsewhere.values()] };
 }
 
 /** Starts the sandbox: one gateway for every surface of the shared host. */
@@ -45,15 +61,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     requestsPerMinute: options.requestsPerMinute,
     timeScale: options.timeScale ?? 1,
   };
-  const mounts: Mount[] = await Promise.all(
-    surfaces.map(async (definition) => ({
-      name: definition.name,
-      basePath: await basePathOf(definition.description),
-      namespace: definition.namespace,
-      surface: await definition.create(definition.description, settings),
-    })),
+  const mounted: Array<{ main: Mount; elsewhere: Mount[] }> = await Promise.all(
+    surfaces.map(async ({ name, namespace, description, create }) => {
+      const [places, surface] = await Promise.all([placesOf(description), create(description, settings)]);
+      return { main: { name, basePath: places.basePath, namespace, surface }, elsewhere: places.elsewhere.map((place) => ({ name, ...place, surface })) };
+    }),
   );
+  const mounts = mounted.flatMap(({ main, elsewhere }) => [main, ...elsewhere]);
   const gateway = await startGateway(mounts, options.port ?? 4010, options.host ?? "127.0.0.1");
-  const baseUrls = Object.fromEntries(mounts.map((mount) => [mount.name, gateway.url + mount.basePath])) as RunningMock["baseUrls"];
+  const baseUrls = Object.fromEntries(mounted.map(({ main }) => [main.name, gateway.url + main.basePath])) as RunningMock["baseUrls"];
   return { ...gateway, baseUrls };
 }

@@ -4,20 +4,34 @@ import { TokenBucket } from "./scraper/token-bucket.js";
 // Pieces the neighbouring surfaces (platform, platform-legacy, connect) share with the scraper's: the Prism engine, the
 // token bucket, and routing by path template (their paths carry parameters, the scraper's do not).
 
-/** The operation a method and path name, matching `{param}` templates segment by segment. */
-export function operationRouter(engine: Engine): (method: string, path: string) => PrismOperation | "method" | undefined {
+/** The path of a server URL, its variables filled in (`https://{host}/api/v1` → `/api/v1`; `https://{host}` → ``). */
+export function serverPath(url: string): string {
+  return new URL(url.replace(/\{[^}]*\}/g, "sandbox"), "http://sandbox").pathname.replace(/\/$/, "");
+}
+
+/**
+ * The operation a method and path name below `basePath`, matching `{param}` templates segment by segment. An operation
+ * is found only below the base path of its own server (Prism gives each the operation's, path item's or document's).
+ */
+export function operationRouter(engine: Engine): (method: string, path: string, basePath: string) => PrismOperation | "method" | undefined {
   const entries = [...engine.operations.values()].map((operation) => ({
     operation,
+    basePath: serverPath(operation.servers?.[0]?.url ?? "/"),
     pattern: new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
   }));
-  return (method, path) => {
-    const matching = entries.filter((entry) => entry.pattern.test(path));
+  return (method, path, basePath) => {
+    const matching = entries.filter((entry) => entry.basePath === basePath && entry.pattern.test(path));
     if (!matching.length) return undefined;
     return matching.find((entry) => entry.operation.method.toUpperCase() === method.toUpperCase())?.operation ?? "method";
   };
 }
 
-/** One token bucket per credential, created on first use; past `max` credentials the oldest is forgotten. */
+/** Keeps `value` under `key` in a map bounded to `max` entries: the oldest is forgotten first. */
+export function remember<Value>(map: Map<string, Value>, key: string, value: Value, max: number): void {
+  if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
 /** One limit of a surface's `x-rate-limits`, as codegen put it in the operation table. */
 interface StatedLimit {
   readonly calls: string;
@@ -33,6 +47,7 @@ export function statedPerMinute(limits: readonly StatedLimit[] | null, calls: st
   return (limit.requests * 60) / limit.periodSeconds;
 }
 
+/** One token bucket per credential, created on first use; past `max` credentials the oldest is forgotten. */
 export class Buckets {
   readonly #buckets = new Map<string, TokenBucket>();
   constructor(
@@ -45,8 +60,7 @@ export class Buckets {
     if (!bucket) {
       // A minute of allowance can be spent at once, refilled continuously: the scraper's mechanism, a sandbox choice here.
       bucket = new TokenBucket(this.requestsPerMinute, 60);
-      if (this.#buckets.size >= this.max) this.#buckets.delete(this.#buckets.keys().next().value as string);
-      this.#buckets.set(credential, bucket);
+      remember(this.#buckets, credential, bucket, this.max);
     }
     return bucket;
   }

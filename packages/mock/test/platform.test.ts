@@ -1,10 +1,43 @@
 // The OAuth platform API on the real gateway: bearer tokens, idempotent writes, the per-token limit, magic tokens; every
 // documented body checked with @content-scraper/validators/platform.
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { createRequire } from "node:module";
 import { validateResponse } from "@content-scraper/validators/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/generated/platform.operations.js";
 import { platformTokens, type RunningMock } from "../src/index.js";
+import { serverPath } from "../src/surface-kit.js";
 import { start } from "./support.js";
+
+type Examples = { content: { "application/json": { examples: Record<string, { value: unknown }> } } };
+type Deref = { paths: Record<string, Record<string, { responses: Record<string, Examples> }>> };
+const description = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@content-scraper/spec/platform.deref.json"), "utf8")) as Deref;
+const exampleOf = (id: Id) => {
+  const rules = operations[id];
+  return Object.values(description.paths[rules.path]?.[rules.method.toLowerCase()]?.responses["2XX"]?.content["application/json"].examples ?? {})[0]?.value;
+};
+const metadataExample = exampleOf("getAuthorizationServerMetadata") as Record<string, unknown>;
+const tokenExample = exampleOf("requestToken");
+const redirectUri = "https://app.example/cb";
+type Grant = { clientId: string; verifier: string; code: string };
+
+/** A GET with another Host header than the address connected to (fetch does not let a caller set it). */
+function getWithHost(url: string, host: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { host } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve(JSON.parse(text)));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
 
 type Id = keyof typeof operations;
 let mock: RunningMock;
@@ -17,14 +50,20 @@ let tokens = 0;
 const freshToken = () => `sandbox_token_${++tokens}_${process.pid}`;
 
 /** Calls an operation and validates the answer against its documented response. */
-async function call(id: Id, { path, token, headers = {}, body, query = "" }: { path?: string; token?: string | null; headers?: Record<string, string>; body?: unknown; query?: string } = {}) {
+async function call(
+  id: Id,
+  { path, token, headers = {}, body, form, query = "" }: { path?: string; token?: string | null; headers?: Record<string, string>; body?: unknown; form?: Record<string, string>; query?: string } = {},
+) {
   const rules = operations[id];
-  const url = `${mock.baseUrls.platform}${path ?? rules.path.replace("{id}", "id_1")}${query}`;
+  // An operation with its own server (the discovery document) is served at that server's path, not under the base path.
+  const base = "server" in rules ? mock.url + serverPath(rules.server) : mock.baseUrls.platform;
+  const url = `${base}${path ?? rules.path.replace("{id}", "id_1")}${query}`;
+  const type = form ? "application/x-www-form-urlencoded" : body === undefined ? undefined : "application/json";
   const response = await fetch(url, {
     method: rules.method,
     redirect: "manual",
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...(type ? { "content-type": type } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: form ? new URLSearchParams(form).toString() : body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
@@ -41,25 +80,118 @@ const resources = ids.filter((id) => !protocol.includes(id));
 const keyed = (id: Id) => (operations[id] as { idempotencyKey?: { required: boolean } }).idempotencyKey;
 const keyFor = (id: Id): Record<string, string> => (keyed(id) ? { "idempotency-key": `key-${id}-${++tokens}-abcdefgh` } : {});
 
-describe("protocol endpoints", () => {
-  it.each(protocol.filter((id) => id !== "authorizeClient"))("%s answers without a token", async (id) => {
-    const answer = await call(id, { body: operations[id].method === "POST" ? {} : undefined });
-    expect(answer.status).toBe(200);
+describe("discovery", () => {
+  it("serves the metadata at the host's root, its own server, and answers 404 not_found under the base path", async () => {
+    expect((await call("getAuthorizationServerMetadata")).status).toBe(200);
+    const under = await fetch(`${mock.baseUrls.platform}/.well-known/oauth-authorization-server`);
+    expect(under.status).toBe(404);
+    expect(((await under.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
 
-  it("authorize redirects with a code, the state and iss, and renders the HTML page for an untrusted client", async () => {
+  it("names the origin it was asked on as issuer, the endpoints under it, and keeps the example's other fields", async () => {
+    const { body } = await call("getAuthorizationServerMetadata");
+    const endpoints = (origin: string) => ({
+      issuer: origin,
+      authorization_endpoint: `${origin}/api/oauth/v1/authorize`,
+      token_endpoint: `${origin}/api/oauth/v1/token`,
+      registration_endpoint: `${origin}/api/oauth/v1/register`,
+      revocation_endpoint: `${origin}/api/oauth/v1/revoke`,
+    });
+    expect(body).toEqual({ ...metadataExample, ...endpoints(mock.url) });
+    expect(await getWithHost(`${mock.url}/.well-known/oauth-authorization-server`, "sandbox.test:8080")).toEqual({
+      ...metadataExample,
+      ...endpoints("http://sandbox.test:8080"),
+    });
+  });
+});
+
+describe("registration", () => {
+  const metadata = {
+    client_name: "Sandbox test",
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+  };
+
+  it("answers RFC 7591's 201, reflecting the metadata sent, with a client_id that follows from the seed and body", async () => {
+    const registered = await call("registerClient", { body: metadata });
+    expect(registered.status).toBe(201);
+    expect(registered.body).toEqual({ client_id: expect.stringMatching(/^sandbox_client_[0-9a-f]{24}$/), ...metadata });
+    expect((await call("registerClient", { body: metadata })).body.client_id).toBe(registered.body.client_id);
+    expect((await call("registerClient", { body: { ...metadata, client_name: "Other" } })).body.client_id).not.toBe(registered.body.client_id);
+  });
+});
+
+describe("authorize", () => {
+  it("redirects with a code, the state and iss, and renders the HTML page for an untrusted client", async () => {
     const query = "?client_id=c1&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s1&code_challenge=abc&code_challenge_method=S256&scope=posts%3Aread";
     const redirect = await call("authorizeClient", { query });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get("location") as string);
     expect(location.searchParams.get("code")).toMatch(/^sandbox_code_/);
     expect(location.searchParams.get("state")).toBe("s1");
-    expect(location.searchParams.get("iss")).toBeTruthy();
+    expect(location.searchParams.get("iss")).toBe(mock.url);
     const plain = await call("authorizeClient", { query: "?client_id=c1&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_challenge=abc&code_challenge_method=plain" });
     expect(new URL(plain.headers.get("location") as string).searchParams.get("error")).toBe("invalid_request");
     const page = await call("authorizeClient", { query: "?client_id=c1" });
     expect(page.status).toBe(400);
     expect(page.headers.get("content-type")).toContain("text/html");
+  });
+});
+
+describe("token", () => {
+  let clients = 0;
+  /** An authorization for a fresh client and verifier: the code from the redirect. */
+  async function authorized() {
+    const clientId = `client_${++clients}`;
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256" })}`;
+    const location = (await call("authorizeClient", { query })).headers.get("location") as string;
+    return { clientId, verifier, code: new URL(location).searchParams.get("code") as string };
+  }
+  const exchange = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    call("requestToken", { form: { grant_type: "authorization_code", redirect_uri: redirectUri, ...fields }, headers });
+
+  it("exchanges a code for the documented token when the verifier, the client and redirect_uri agree", async () => {
+    const { clientId, verifier, code } = await authorized();
+    const issued = await exchange({ code, code_verifier: verifier, client_id: clientId });
+    expect([issued.status, issued.body]).toEqual([200, tokenExample]);
+    expect(issued.headers.get("content-type")).toContain("application/json");
+    const basic = await authorized();
+    const credentials = Buffer.from(`${basic.clientId}:secret`).toString("base64");
+    expect((await exchange({ code: basic.code, code_verifier: basic.verifier }, { authorization: `Basic ${credentials}` })).status).toBe(200);
+  });
+
+  it.each([
+    ["a wrong verifier", (grant: Grant) => ({ code: grant.code, client_id: grant.clientId, code_verifier: randomBytes(32).toString("base64url") }), /code_verifier/],
+    ["an unknown code", (grant: Grant) => ({ code: "sandbox_code_unknown", client_id: grant.clientId, code_verifier: grant.verifier }), /unknown/],
+    ["another redirect_uri", (grant: Grant) => ({ code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: `${redirectUri}/other` }), /redirect_uri/],
+    ["another client", (grant: Grant) => ({ code: grant.code, client_id: "someone_else", code_verifier: grant.verifier }), /another client/],
+  ])("answers 400 invalid_grant to %s", async (_case, fields, description) => {
+    const refused = await exchange(fields(await authorized()));
+    expect([refused.status, refused.body]).toEqual([400, { error: "invalid_grant", error_description: expect.stringMatching(description) }]);
+  });
+
+  it("answers 400 invalid_grant to a code used before, even by its own client and verifier", async () => {
+    const { clientId, verifier, code } = await authorized();
+    expect((await exchange({ code, code_verifier: verifier, client_id: clientId })).status).toBe(200);
+    const reused = await exchange({ code, code_verifier: verifier, client_id: clientId });
+    expect([reused.status, reused.body]).toEqual([400, { error: "invalid_grant", error_description: "The authorization code was already used." }]);
+  });
+
+  it("answers refresh_token and client_credentials with the documented token, and other grants unsupported_grant_type", async () => {
+    for (const grant of ["refresh_token", "client_credentials"]) {
+      expect(await call("requestToken", { form: { grant_type: grant, refresh_token: "rt_1" } })).toMatchObject({ status: 200, body: tokenExample });
+    }
+    const json = await call("requestToken", { body: { grant_type: "client_credentials" } });
+    expect([json.status, json.body.error]).toEqual([400, "unsupported_grant_type"]);
+    expect((await call("requestToken", { form: { grant_type: "password" } })).body.error).toBe("unsupported_grant_type");
+  });
+
+  it("revokes with an empty 200", async () => {
+    const revoked = await call("revokeToken", { form: { token: "rt_1" } });
+    expect([revoked.status, revoked.body]).toEqual([200, ""]);
   });
 });
 

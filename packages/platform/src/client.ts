@@ -24,6 +24,16 @@ const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "st
 const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The base an operation resolves against: `baseUrl`, or for an operation with its own server (the discovery document,
+ * at `https://{host}`) that server's path on the base URL's host.
+ */
+function baseFor(baseUrl: string, rules: Rules | undefined): string {
+  if (rules === undefined || !("server" in rules)) return baseUrl;
+  const serverPath = new URL(rules.server.replace(/\{[^}]*\}/g, "host"), baseUrl).pathname.replace(/\/$/, "");
+  return new URL(baseUrl).origin + serverPath;
+}
+
 /** The typed error for an answer that is not a 2xx: `{ error: { code, message, requestId, meta? } }`, the challenge, Retry-After. */
 export function platformApiError(answer: Pick<Answer, "response" | "text">, operation: string, idempotencyKey?: string): PlatformApiError {
   const { response, text } = answer;
@@ -81,6 +91,8 @@ export class PlatformClient {
         const path = url.href.startsWith(`${this.baseUrl}/`) ? url.pathname.slice(new URL(this.baseUrl).pathname.length) : url.pathname;
         const rules = matchOperation(request.method, path);
         const outgoing = await outgoingFrom(request);
+        // openapi-fetch puts every path under baseUrl; an operation with its own server goes there instead.
+        if (rules && "server" in rules) outgoing.url = `${baseFor(this.baseUrl, rules)}${path}${url.search}`;
         const given = request.headers.get("idempotency-key") ?? undefined;
         const { answer } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
         return responseFrom(answer);
@@ -160,7 +172,8 @@ export class PlatformClient {
   /**
    * Any call, for paths the description states without their methods (`/webhooks` CRUD) or does not list: the token,
    * an `Idempotency-Key` on `POST`/`PATCH`/`PUT`, Retry-After on 429, and `PlatformApiError` for anything but a 2xx.
-   * `path` is relative to `baseUrl` and may have `{name}` placeholders filled from `pathParams`.
+   * `path` is relative to `baseUrl` (to the host's root for an operation the description serves there, such as
+   * `/.well-known/oauth-authorization-server`) and may have `{name}` placeholders filled from `pathParams`.
    */
   request<Data = unknown>(
     method: string,
@@ -193,7 +206,7 @@ export class PlatformClient {
     }
     let url: string;
     try {
-      url = buildUrl(this.baseUrl, path, exchange.pathParams, exchange.query);
+      url = buildUrl(baseFor(this.baseUrl, rules), path, exchange.pathParams, exchange.query);
     } catch (error) {
       throw new PlatformInputError("pathParams", (error as Error).message);
     }

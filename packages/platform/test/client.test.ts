@@ -97,6 +97,15 @@ describe("requests", () => {
     expect(server.requests[0]?.headers["idempotency-key"]).toBeUndefined();
   });
 
+  it("resolves an operation with its own server (the discovery document) at that server: the host's root", async () => {
+    server.script(json(200, { issuer: server.origin }));
+    const { data } = await client().request("GET", "/.well-known/oauth-authorization-server");
+    expect(data).toEqual({ issuer: server.origin });
+    await client().api.GET("/.well-known/oauth-authorization-server");
+    expect(server.requests.map((request) => request.path)).toEqual(["/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server"]);
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
   it("refuses an empty id before sending", async () => {
     server.script(json(200, {}));
     const error = await rejection(client().sendInvoice(""));

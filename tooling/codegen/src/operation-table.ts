@@ -36,6 +36,11 @@ export interface OperationRules {
   idempotencyKey?: HeaderRules;
   /** The operation's own `security` (scheme names), where it overrides the document's: `[]` means no credential. */
   security?: string[];
+  /**
+   * The URL of the operation's own server (the first of an operation- or path-level `servers`), where it has one: the
+   * operation is served there (`https://{host}`: the host's root), not under the document's base path.
+   */
+  server?: string;
 }
 
 export type Idempotency = "required" | "recommended" | "optional";
@@ -160,6 +165,12 @@ function securityOf(operation: Node): string[] | undefined {
   return security && [...new Set(security.flatMap((requirement) => Object.keys(requirement)))];
 }
 
+/** The first server URL of an operation's own `servers`, else of its path item's; undefined when it has neither. */
+function serverOf(item: Node, operation: Node): string | undefined {
+  const servers = (operation.servers ?? item.servers) as Array<{ url: string }> | undefined;
+  return servers?.[0]?.url;
+}
+
 function operationRules(document: OpenApiDocument, path: string, method: string, item: Node, operation: Node): OperationRules {
   const [, platform, resource] = scrapePath.exec(path) ?? [];
   const duration = operation["x-typical-duration-seconds"] as { min: number; max: number } | undefined;
@@ -187,6 +198,7 @@ function operationRules(document: OpenApiDocument, path: string, method: string,
     idempotency: operation["x-idempotency"] as Idempotency | undefined,
     idempotencyKey: idempotencyKeyRules(document, item, operation),
     security: securityOf(operation),
+    server: serverOf(item, operation),
   };
   return withoutUndefined(rules);
 }

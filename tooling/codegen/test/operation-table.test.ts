@@ -116,6 +116,11 @@ const neighbour = {
     },
     "/token": { post: { operationId: "requestToken", security: [], responses: {} } },
     "/me": { get: { operationId: "me", security: [{ OAuth2: ["a:read"] }, { OAuth2: [], Key: [] }], responses: {} } },
+    "/.well-known/metadata": {
+      servers: [{ url: "https://{host}" }, { url: "https://mirror.example" }],
+      get: { operationId: "metadata", security: [], responses: {} },
+      put: { operationId: "putMetadata", servers: [{ url: "https://{host}/admin" }], responses: {} },
+    },
   },
   components: {
     parameters: {
@@ -168,6 +173,13 @@ describe("the neighbouring surfaces' extensions", () => {
     expect(table.operations.requestToken?.security).toEqual([]);
     expect(table.operations.me?.security).toEqual(["OAuth2", "Key"]);
     expect(table.operations.sendInvoice).not.toHaveProperty("security");
+  });
+
+  it("reads an operation's own server: the operation's servers over its path item's, absent when inherited", () => {
+    expect(table.operations.metadata?.server).toBe("https://{host}");
+    expect(table.operations.putMetadata?.server).toBe("https://{host}/admin");
+    expect(table.operations.requestToken).not.toHaveProperty("server");
+    expect(renderOperationTable(table)).toContain('"server": "https://{host}"');
   });
 
   it("reads x-rate-limits as data", () => {

@@ -1,6 +1,7 @@
 // The platform clients of @content-scraper/platform against the sandbox: every documented operation of the OAuth API
-// (protocol endpoints through `request`, resource operations through their methods) and of the key-based API, with the
-// negative cases as typed errors. Every answer with a documented body is checked against the description.
+// (the OAuth flow through the helpers of @content-scraper/platform/oauth, other protocol endpoints through `request`,
+// resource operations through their methods) and of the key-based API, with the negative cases as typed errors. Every
+// answer with a documented body is checked against the description.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import {
@@ -8,26 +9,38 @@ import {
   createPlatformClient,
   LegacyApiError,
   LegacySubscriptionRequiredError,
+  OAuthProtocolError,
   PlatformApiError,
   SubscriptionRequiredError,
 } from "@content-scraper/platform";
+import { authorizationUrl, discover, exchangeCode, refresh, refreshingAccessToken, registerClient, revoke } from "@content-scraper/platform/oauth";
 import { legacyKeys, platformTokens, type RunningMock } from "@content-scraper/mock";
 import { validateResponse as validateLegacy } from "@content-scraper/validators/platform-legacy";
 import { validateResponse as validatePlatform } from "@content-scraper/validators/platform";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "./support.js";
 
-type Spec = { paths: Record<string, Record<string, { operationId?: string }>> };
+type Servers = { servers?: Array<{ url: string }> };
+type Spec = Servers & { paths: Record<string, Record<string, Servers & { operationId?: string }>> };
 const load = (name: string) => JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`@content-scraper/spec/${name}.json`), "utf8")) as Spec;
 const platformSpec = load("platform");
 const legacySpec = load("platform-legacy");
 
-/** Every documented operation of a description: its id, method and path template. */
+/** The path of a server URL, its variables filled in (`https://{host}/api/oauth/v1` → `/api/oauth/v1`). */
+const serverPath = (url: string) => new URL(url.replace(/\{[^}]*\}/g, "host")).pathname.replace(/\/$/, "");
+
+/**
+ * Every documented operation of a description: its id, method, and where it is served: the path template below its own
+ * server's path (the operation's, the path item's, else the description's `servers`).
+ */
 function operationsOf(spec: Spec) {
   return Object.entries(spec.paths).flatMap(([path, item]) =>
     Object.entries(item)
-      .filter(([, operation]) => typeof operation === "object" && operation?.operationId)
-      .map(([method, operation]) => ({ id: operation.operationId as string, method: method.toUpperCase(), path })),
+      .filter(([, operation]) => typeof operation === "object" && "operationId" in operation)
+      .map(([method, operation]) => {
+        const server = (operation.servers ?? (item as Servers).servers ?? spec.servers)?.[0]?.url ?? "/";
+        return { id: operation.operationId as string, method: method.toUpperCase(), path: serverPath(server) + path };
+      }),
   );
 }
 const platformOperations = operationsOf(platformSpec);
@@ -40,11 +53,11 @@ afterEach(() => {
 });
 
 /** `fetch`, checking every answer that has a documented body against its operation's documented response. */
-function checkingFetch(baseUrl: string, operations: typeof platformOperations, validate: typeof validatePlatform | typeof validateLegacy): typeof fetch {
+function checkingFetch(operations: typeof platformOperations, validate: typeof validatePlatform | typeof validateLegacy): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const response = await fetch(request, { redirect: "manual" });
-    const path = new URL(request.url).pathname.slice(new URL(baseUrl).pathname.length);
+    const path = new URL(request.url).pathname;
     const operation = operations.find(
       (candidate) => candidate.method === request.method && new RegExp(`^${candidate.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
     );
@@ -67,9 +80,9 @@ afterAll(() => mock.close());
 
 let tokens = 0;
 const platformFor = (accessToken = `contract_token_${++tokens}`, maxRetries = 0) =>
-  createPlatformClient({ baseUrl: mock.baseUrls.platform, accessToken, retry: { maxRetries }, fetch: checkingFetch(mock.baseUrls.platform, platformOperations, validatePlatform) });
+  createPlatformClient({ baseUrl: mock.baseUrls.platform, accessToken, retry: { maxRetries }, fetch: checkingFetch(platformOperations, validatePlatform) });
 const legacyFor = (apiKey = `company_contract_${++tokens}`) =>
-  createLegacyClient({ baseUrl: mock.baseUrls.platformLegacy, apiKey, retry: { maxRetries: 0 }, fetch: checkingFetch(mock.baseUrls.platformLegacy, legacyOperations, validateLegacy) });
+  createLegacyClient({ baseUrl: mock.baseUrls.platformLegacy, apiKey, retry: { maxRetries: 0 }, fetch: checkingFetch(legacyOperations, validateLegacy) });
 
 async function rejection<T>(call: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
   const error = await call.then(
@@ -81,12 +94,11 @@ async function rejection<T>(call: Promise<unknown>, type: abstract new (...args:
 }
 
 describe("the OAuth platform API", () => {
-  it("answers the protocol endpoints without a token", async () => {
+  it("answers the protocol endpoints without a token, the discovery document at the host's root", async () => {
     const client = platformFor();
-    expect((await client.request("POST", "/register", { body: { redirect_uris: ["https://app.example/cb"] } })).data).toMatchObject({ client_id: expect.any(String) });
-    expect((await client.request("POST", "/token", { body: { grant_type: "client_credentials" } })).data).toMatchObject({ access_token: expect.any(String) });
-    expect((await client.request("POST", "/revoke", { body: { token: "t" } })).meta.status).toBe(200);
-    expect((await client.request("GET", "/.well-known/oauth-authorization-server")).data).toMatchObject({ issuer: expect.any(String) });
+    const registered = await client.request("POST", "/register", { body: { redirect_uris: ["https://app.example/cb"] } });
+    expect([registered.meta.status, registered.data]).toEqual([201, { client_id: expect.any(String), redirect_uris: ["https://app.example/cb"] }]);
+    expect((await client.request("GET", "/.well-known/oauth-authorization-server")).data).toMatchObject({ issuer: mock.url });
     const authorize = await fetch(
       `${mock.baseUrls.platform}/authorize?client_id=c&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s&code_challenge=x&code_challenge_method=S256`,
       { redirect: "manual" },
@@ -116,6 +128,47 @@ describe("the OAuth platform API", () => {
       expect(meta.status).toBe(200);
       expect(meta.idempotencyKey).toBeTruthy();
     }
+  });
+
+  describe("the OAuth flow through the helpers", () => {
+    const redirectUri = "https://app.example/oauth/callback";
+    const scope = "posts:read offline_access";
+
+    /** Discovery, registration for the refresh_token grant, and the authorization (the sandbox consents at once). */
+    async function authorized() {
+      const server = await discover(mock.url, { allowInsecureRequests: true, fetch: checkingFetch(platformOperations, validatePlatform) });
+      const metadata = { client_name: "Contract tests", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] };
+      const client = await registerClient({ server, metadata });
+      const request = await authorizationUrl({ server, clientId: client.clientId, redirectUri, scope });
+      const redirect = await fetch(request.url, { redirect: "manual" });
+      expect(redirect.status).toBe(302);
+      return { server, client, request, callbackUrl: redirect.headers.get("location") as string };
+    }
+
+    it("discover, register, authorize, exchange the code, call a resource, refresh and revoke", async () => {
+      const { server, client, request, callbackUrl } = await authorized();
+      expect(server.issuer).toBe(mock.url);
+      expect(client.metadata).toMatchObject({ redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"] });
+      const credentials = { server, clientId: client.clientId };
+      const tokens = await exchangeCode({ ...credentials, callbackUrl, expectedState: request.state, codeVerifier: request.codeVerifier, redirectUri });
+      expect(tokens).toMatchObject({ tokenType: "bearer", expiresIn: 3600 });
+      const platform = createPlatformClient({
+        baseUrl: mock.baseUrls.platform,
+        getAccessToken: refreshingAccessToken({ ...credentials, tokens }),
+        fetch: checkingFetch(platformOperations, validatePlatform),
+      });
+      expect((await platform.getPostMetricsHistory("post_1")).meta.status).toBe(200);
+      const refreshed = await refresh({ ...credentials, refreshToken: tokens.refreshToken as string });
+      expect(refreshed.accessToken).toEqual(expect.any(String));
+      await expect(revoke({ ...credentials, token: refreshed.refreshToken as string, tokenTypeHint: "refresh_token" })).resolves.toBeUndefined();
+    });
+
+    it("refuses another code verifier with OAuthProtocolError invalid_grant", async () => {
+      const { server, client, request, callbackUrl } = await authorized();
+      const other = await authorizationUrl({ server, clientId: client.clientId, redirectUri, scope });
+      const exchange = exchangeCode({ server, clientId: client.clientId, callbackUrl, expectedState: request.state, codeVerifier: other.codeVerifier, redirectUri });
+      expect(await rejection(exchange, OAuthProtocolError)).toMatchObject({ error: "invalid_grant", status: 400 });
+    });
   });
 
   it("has called every documented operation through the client (authorize is a browser redirect, fetched above)", () => {

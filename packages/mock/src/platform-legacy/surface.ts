@@ -48,7 +48,7 @@ export async function createLegacySurface(options: LegacyOptions): Promise<Surfa
     const limits = rateLimitHeaders(bucket);
     if (key === legacyKeys.noSubscription) return json(402, { error: "An active subscription is required." }, limits);
     if (key === legacyKeys.restricted) return json(403, { error: "This endpoint is restricted to allowlisted partner accounts." }, limits);
-    const operation = route(request.method, request.path);
+    const operation = route(request.method, request.path, request.basePath);
     if (operation === undefined || operation === "method") return json(404, { error: `No endpoint at ${request.method} ${request.path}.` }, limits);
     const problem = queryProblem(operation, request.query);
     if (problem) return json(400, { error: problem }, limits);

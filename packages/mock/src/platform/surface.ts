@@ -3,7 +3,8 @@ import { operations, rateLimits } from "../generated/platform.operations.js";
 import { json, type Surface, type SurfaceResponse } from "../http.js";
 import { requestId } from "../request-id.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, remember, statedPerMinute } from "../surface-kit.js";
+import { createProtocol, originOf } from "./protocol.js";
 
 // The OAuth platform API (`/api/oauth/v1`): Prism serves the documented examples; this layer adds what the service does
 // around them: the bearer token on resource operations, idempotent writes, the per-token rate limit and magic tokens.
@@ -54,35 +55,33 @@ export async function createPlatformSurface(options: PlatformOptions): Promise<S
   const route = operationRouter(engine);
   const buckets = new Buckets(options.requestsPerMinute ?? resourceRequestsPerMinute);
   const stored = new Map<string, Stored>();
+  const protocol = createProtocol(options.seed);
   const rulesOf = (operation: PrismOperation) => operations[(operation.iid ?? operation.id) as keyof typeof operations] as Rules | undefined;
 
-  function challenge(host: string | undefined, error: string, scope?: string): string {
-    const metadata = `http://${host ?? "127.0.0.1"}/.well-known/oauth-protected-resource/api/oauth/v1`;
+  function challenge(origin: string, error: string, scope?: string): string {
+    const metadata = `${origin}/.well-known/oauth-protected-resource/api/oauth/v1`;
     return `Bearer error="${error}"${scope ? `, scope="${scope}"` : ""}, resource_metadata="${metadata}"`;
   }
 
   async function answer(request: Parameters<Surface["handle"]>[0], id: string): Promise<SurfaceResponse> {
-    const operation = route(request.method, request.path);
+    const operation = route(request.method, request.path, request.basePath);
     if (operation === undefined) return failure(404, "not_found", `No operation at ${request.path}.`, id);
     if (operation === "method") return failure(404, "not_found", `${request.method} ${request.path} is not an operation.`, id);
     const rules = rulesOf(operation);
     const body = request.body === undefined ? undefined : safeJson(request.body);
 
     if (rules?.security?.length === 0) {
-      // A protocol endpoint: no bearer token; its own limits are not shown, so the sandbox applies none.
-      if (rules.operationId === "authorizeClient") return authorize(request.query ?? new URLSearchParams(), header(request.headers.host));
-      const served = await documentedSuccess(engine, operation, body, options.dynamic, `${options.seed}:${operation.path}`);
-      // A success without a body (revocation): its status and body are not shown; the sandbox answers an empty 200.
-      if (served.body === undefined || served.body === "") return { status: served.status, headers: {}, body: "" };
-      return json(served.status, served.body, { "Content-Type": served.contentType });
+      // A protocol endpoint: no bearer token, and no limits (theirs are not shown). Its examples are served even in
+      // dynamic mode: the bodies' schemas are open, and a generated one would be no token or metadata a client can use.
+      return protocol(rules.operationId, request, body, () => documentedSuccess(engine, operation, body, false, options.seed));
     }
 
-    const host = header(request.headers.host);
+    const origin = originOf(request.headers);
     const [scheme, ...rest] = (header(request.headers.authorization) ?? "").trim().split(/\s+/);
     const token = scheme?.toLowerCase() === "bearer" ? rest.join(" ") : "";
     if (!token || token === platformTokens.expired) {
       const message = token ? "The access token has expired or was revoked: re-authenticate." : "An access token is required: send Authorization: Bearer <ACCESS_TOKEN>.";
-      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(host, "invalid_token") });
+      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token") });
     }
     const bucket = buckets.get(token);
     if (!bucket.take()) {
@@ -97,7 +96,7 @@ export async function createPlatformSurface(options: PlatformOptions): Promise<S
       const scope = scopeOf(operation);
       return failure(403, "insufficient_scope", `The access token lacks the ${scope} scope: re-authorize with it.`, id, {
         ...limits,
-        "WWW-Authenticate": challenge(host, "insufficient_scope", scope),
+        "WWW-Authenticate": challenge(origin, "insufficient_scope", scope),
       }, { scope });
     }
 
@@ -125,10 +124,7 @@ export async function createPlatformSurface(options: PlatformOptions): Promise<S
 
     const served = await documentedSuccess(engine, operation, body, options.dynamic, `${options.seed}:${request.path}:${fingerprint}`);
     const response = json(served.status, served.body, { "Content-Type": served.contentType, ...limits });
-    if (slot !== undefined) {
-      if (stored.size >= maxStoredKeys) stored.delete(stored.keys().next().value as string);
-      stored.set(slot, { fingerprint, response });
-    }
+    if (slot !== undefined) remember(stored, slot, { fingerprint, response }, maxStoredKeys);
     return response;
   }
 
@@ -145,38 +141,6 @@ export async function createPlatformSurface(options: PlatformOptions): Promise<S
       }
     },
   };
-}
-
-/**
- * The sandbox consents at once (a sandbox choice): a trusted-looking request redirects to `redirect_uri` with a sandbox
- * `code`, the `state` and `iss`. Without `client_id` or `redirect_uri` the error cannot be redirected: the documented
- * HTML error page (400).
- */
-function authorize(query: URLSearchParams, host: string | undefined): SurfaceResponse {
-  const clientId = query.get("client_id");
-  const redirectUri = query.get("redirect_uri");
-  let target: URL | undefined;
-  try {
-    target = redirectUri ? new URL(redirectUri) : undefined;
-  } catch {
-    target = undefined;
-  }
-  if (!clientId || !target) {
-    const page = "<!DOCTYPE html>\n<html lang=\"en\">\n  <head><title>Authorization error</title></head>\n  <body>\n    <h1>Authorization error</h1>\n    <p>The client_id or redirect_uri cannot be trusted.</p>\n  </body>\n</html>\n";
-    return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page };
-  }
-  const issuer = `http://${host ?? "127.0.0.1"}`;
-  const pkce = query.get("code_challenge_method");
-  if (pkce !== "S256" || !query.get("code_challenge")) {
-    target.searchParams.set("error", "invalid_request");
-    target.searchParams.set("error_description", "PKCE with code_challenge_method=S256 is required.");
-  } else {
-    target.searchParams.set("code", `sandbox_code_${createHash("sha256").update(`${clientId}:${query.get("code_challenge")}`).digest("hex").slice(0, 24)}`);
-  }
-  const state = query.get("state");
-  if (state !== null) target.searchParams.set("state", state);
-  target.searchParams.set("iss", issuer);
-  return { status: 302, headers: { Location: target.toString() }, body: "" };
 }
 
 function safeJson(raw: Buffer): unknown {
