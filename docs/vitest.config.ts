@@ -1,3 +1,3 @@
 import { defineProject } from "vitest/config";
 
-export default defineProject({ test: { name: "docs", testTimeout: 60_000, hookTimeout: 60_000 } });
+export default defineProject({ test: { name: "docs", testTimeout: 180_000, hookTimeout: 60_000 } });

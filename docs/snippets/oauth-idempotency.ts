@@ -1,28 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { PlatformApiError, platformFetch, type Session } from "./oauth-requests.js";
+import { type PlatformClient, PlatformConnectionError, PlatformTimeoutError } from "@content-scraper/platform";
 
 /**
- * Creates an invoice at most once: one Idempotency-Key per intended invoice, reused on every
- * retry. A replay with the same key and body returns the stored response instead of creating a
- * second invoice; keys are kept about 24 hours.
+ * Creates an invoice at most once. Choose its Idempotency-Key when you decide to create it, store
+ * the key with the draft, and send it on every attempt: the same key with the same body returns the
+ * stored response instead of a second invoice (keys are kept about 24 hours).
  */
-export async function createInvoice(session: Session, invoice: object) {
-  const request = {
-    method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
-    body: JSON.stringify(invoice),
-  };
+export async function createInvoiceOnce(platform: PlatformClient, invoice: Record<string, unknown>, key: string = randomUUID()) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await platformFetch(session, "/invoices", request);
+      // The client itself waits out a 429's Retry-After and resends with the same key.
+      return await platform.createInvoice(invoice, { idempotencyKey: key });
     } catch (error) {
-      // A lost connection leaves the outcome unknown, and a 429 did nothing: both are safe to
-      // replay with the same key. Other errors are answers: idempotency_conflict (409) means
-      // the body changed under the same key.
-      const answer = error instanceof PlatformApiError ? error : undefined;
-      if (attempt === 3 || (answer && answer.code !== "rate_limited")) throw error;
-      await sleep((answer?.retryAfter ?? 1) * 1000);
+      // A lost connection or a timeout leaves the outcome unknown: replaying with the key is safe.
+      // Anything else is an answer; idempotency_conflict (409) means the body changed under the key.
+      const unknown = error instanceof PlatformConnectionError || error instanceof PlatformTimeoutError;
+      if (!unknown || attempt === 3) throw error;
     }
   }
 }

@@ -1,19 +1,19 @@
-import { platformFetch, type Session } from "./oauth-requests.js";
+import { type CursorPage, cursorItems, type PlatformClient } from "@content-scraper/platform";
 
-interface Page<T> {
-  data: T[];
-  nextCursor: string | null;
-  hasMore: boolean;
+/**
+ * Every item of an OAuth list endpoint: the first page without a cursor, then each `nextCursor`
+ * passed back as is (it is opaque) while `hasMore`. `limit` defaults to 25, at most 100.
+ */
+export function listAll<T>(platform: PlatformClient, path: string) {
+  return cursorItems<T>(async (cursor) => {
+    const { data } = await platform.request<CursorPage<T>>("GET", path, { query: { cursor, limit: 100 } });
+    return data ?? { data: [], hasMore: false };
+  });
 }
 
-/** Every item of an OAuth list: follow `nextCursor` (opaque, passed back as is) while `hasMore`. */
-export async function* listAll<T>(session: Session, path: string) {
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ limit: "100" }); // default 25, maximum 100
-    if (cursor) query.set("cursor", cursor);
-    const page = (await platformFetch(session, `${path}?${query}`)) as Page<T>;
-    yield* page.data;
-    cursor = page.hasMore ? page.nextCursor : null;
-  } while (cursor);
+// A webhook's deliveries have a method of their own, which walks the same way.
+export async function countDeliveries(platform: PlatformClient, webhookId: string) {
+  let count = 0;
+  for await (const _delivery of platform.webhookDeliveries(webhookId, { limit: 100 })) count++;
+  return count;
 }

@@ -1,57 +1,41 @@
-import type { OAuthClient } from "./oauth-register.js";
-import { refreshTokens, type Tokens } from "./oauth-tokens.js";
+import { createPlatformClient, PlatformApiError, SubscriptionRequiredError } from "@content-scraper/platform";
+import { type OAuthServer, type RegisteredClient, refreshingAccessToken, type TokenSet } from "@content-scraper/platform/oauth";
 
-export interface Session {
-  client: OAuthClient;
-  tokens: Tokens;
+/**
+ * A client acting for one company: its tokens are refreshed a minute before they expire (after
+ * 3600 s), and `save` stores each new set, rotated refresh token included.
+ */
+export function platformFor(
+  baseUrl: string, // {oauth_base_url}: https://<host>/api/oauth/v1
+  grant: { server: OAuthServer; client: RegisteredClient; tokens: TokenSet },
+  save: (tokens: TokenSet) => Promise<void>,
+) {
+  const { server, client, tokens } = grant;
+  const { clientId, clientSecret } = client;
+  return createPlatformClient({
+    baseUrl,
+    getAccessToken: refreshingAccessToken({ server, clientId, clientSecret, tokens, onRefresh: save }),
+  });
 }
 
-/** The OAuth API's error envelope: `{ error: { code, message, requestId, meta? } }`. */
-interface ErrorBody {
-  code: string;
-  message: string;
-  requestId?: string;
-  meta?: unknown;
-}
-
-export class PlatformApiError extends Error {
-  readonly code: string;
-  readonly requestId: string | undefined;
-  readonly meta: unknown;
-  /** On 401 and 403 insufficient_scope: the scope the WWW-Authenticate challenge names. */
-  readonly scope: string | undefined;
-  /** On 429: seconds to wait. */
-  readonly retryAfter: number | undefined;
-
-  constructor(
-    readonly status: number,
-    body: ErrorBody,
-    headers: Headers,
-  ) {
-    super(body.message);
-    this.code = body.code;
-    this.requestId = body.requestId;
-    this.meta = body.meta;
-    this.scope = /scope="([^"]*)"/.exec(headers.get("www-authenticate") ?? "")?.[1];
-    const retryAfter = Number(headers.get("retry-after") ?? Number.NaN);
-    this.retryAfter = Number.isFinite(retryAfter) ? retryAfter : undefined;
+/** What to do about a failed call. Branch on `code`, never on `message`. */
+export function nextStep(error: unknown): string {
+  if (error instanceof SubscriptionRequiredError) return "ask the company to renew its subscription";
+  if (!(error instanceof PlatformApiError)) throw error;
+  switch (error.code) {
+    case "unauthorized":
+      return "refresh the token, or authorize again";
+    case "insufficient_scope":
+      return `authorize again, asking for ${error.challenge?.scope ?? "the missing scope"}`;
+    case "forbidden":
+      return "never allowed for this grant: don't retry";
+    case "not_found":
+      return "no such id for this company";
+    case "idempotency_conflict":
+      return "a bug: this Idempotency-Key was used with another body";
+    case "rate_limited":
+      return "still limited after the client's retries: try again later";
+    default:
+      return `quote request ${error.requestId} to support`;
   }
-}
-
-/** Calls `{oauth_base_url}` + `path` as the session's user. */
-export async function platformFetch(session: Session, path: string, init: RequestInit = {}) {
-  // Refresh shortly before the access token expires, rather than after a 401.
-  const { refreshToken, expiresAt } = session.tokens;
-  if (refreshToken && Date.now() > expiresAt - 60_000) {
-    session.tokens = await refreshTokens(session.client, refreshToken);
-  }
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${session.tokens.accessToken}`);
-  const response = await fetch(`${session.client.baseUrl}${path}`, { ...init, headers });
-  if (response.status === 204) return undefined;
-  if (response.ok) return (await response.json()) as unknown;
-  const { error } = (await response.json()) as { error: ErrorBody };
-  // Callers branch on error.code, never on the message: unauthorized, insufficient_scope,
-  // forbidden, not_found, subscription_required, idempotency_conflict, rate_limited, …
-  throw new PlatformApiError(response.status, error, response.headers);
 }

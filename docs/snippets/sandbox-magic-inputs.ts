@@ -9,9 +9,9 @@ try {
   await sandbox.profile("shortvideo", "notfound");
 } catch (error) {
   if (!(error instanceof ScraperApiError)) throw error;
-  console.log(error.status, error.code, error.billed); // 404 PROFILE_NOT_FOUND true
+  console.log(error.status, error.code, error.billed); // → 404 PROFILE_NOT_FOUND true
 }
 
 // `nopost`: no retrievable posts: 200 with an empty page, billed. Not an error.
 const { data, meta } = await sandbox.posts("shortvideo", "nopost");
-console.log(data.posts.length, meta.creditsCharged); // 0 1
+console.log(data.posts.length, meta.creditsCharged); // → 0 1

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../scripts/pages.mjs";
 
@@ -37,5 +38,16 @@ describe("renderMarkdown", () => {
     expect(html).toContain('href="https://example.com/a.md"');
     expect(html).toContain("&quot;data&quot;: []");
     expect(html).toContain('<li><a href="../reference/scraper.html">Content Scraper API</a>: Creator data.</li>');
+  });
+});
+
+describe("the sandbox guide", () => {
+  it("lists every magic input, key and token the sandbox has, in its tables", async () => {
+    const { magicInputs, platformTokens, sandboxKeys } = await import("@content-scraper/mock");
+    const guide = await readFile(new URL("../pages/guides/sandbox.md", import.meta.url), "utf8");
+    // A table row starts with the value, in backticks.
+    const rows = new Set([...guide.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]));
+    const values = [...magicInputs.map(({ input }) => input), ...Object.values(sandboxKeys), ...Object.values(platformTokens)];
+    expect(values.filter((value) => !rows.has(value))).toEqual([]);
   });
 });

@@ -67,7 +67,8 @@ const rendered = (page: Page, id: string, texts: string[]) =>
         return content !== undefined && texts.every((text) => content.includes(text));
       },
       [id, texts] as const,
-      { timeout: 5_000 },
+      // Generous: under a loaded CI machine Redoc can take seconds to render a long section.
+      { timeout: 15_000 },
     )
     .then(
       () => true,
@@ -92,10 +93,11 @@ describe.each(references)("$page", ({ page: path, description }) => {
       const tagRoute = tagLinks.find(([label, href]) => label === tag.name && /^\/[^/]+$/.test(href))?.[1];
       expect(tagRoute, `sidebar link of tag ${tag.name}`).toBeDefined();
       await route(page, tagRoute as string);
-      const section = await page.waitForSelector(`[data-section-id="${tagRoute}"]`);
-      const tagText = (await section.textContent()) ?? "";
-      // The tag's gap is noted in its description, rendered as Markdown.
-      if (tag["x-not-shown"]) expect(tagText).toContain(notShownNote(description.info.version, tag["x-not-shown"]).replace(/\*/g, ""));
+      // The tag's name heads its section; its gap, if any, is noted in its description, rendered as Markdown. Redoc
+      // mounts the section before filling it, so wait for the text rather than the element.
+      const gap = tag["x-not-shown"] ? [notShownNote(description.info.version, tag["x-not-shown"]).replace(/\*/g, "")] : [];
+      expect(await rendered(page, tagRoute as string, [tag.name, ...gap]), `section of tag ${tag.name}`).toBe(true);
+      const tagText = await page.$eval(`[data-section-id="${tagRoute}"]`, (section) => section.textContent ?? "");
       expect(tagText).not.toContain("**");
       const opRoutes = (await links(page, `#redoc a[href^="#${tagRoute}/"]`)).map(([, href]) => href);
       for (const op of ops.filter(({ tags }) => tags?.includes(tag.name))) {

@@ -32,14 +32,12 @@ describe("send", () => {
 
   it("waits exactly Retry-After on a 429 and sends the same method, headers and body again", async () => {
     server.script(answer(429, "", { "retry-after": "1" }), answer(200, "ok"));
-    const started = performance.now();
     const { attempts } = await send(config(), post(), { name: "op" });
     const [first, second] = server.requests;
     expect(attempts).toBe(2);
     const waited = (second?.at ?? 0) - (first?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(995);
     expect(waited).toBeLessThan(1900);
-    expect(performance.now() - started).toBeLessThan(2100);
     expect(second).toMatchObject({ method: "POST", body: '{"a":1}' });
     expect(second?.headers["content-type"]).toBe("application/json");
   });

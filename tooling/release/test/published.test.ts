@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { runAttw, runPublint } from "../src/checks.mjs";
 import { publishedPackages } from "../src/packages.mjs";
 import manifest from "../package.json" with { type: "json" };
+import rootManifest from "../../../package.json" with { type: "json" };
 
 const packages = publishedPackages();
 const packed = inject("packed");
@@ -44,6 +45,16 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
 
   it("publishes publicly with provenance", () => {
     expect(m.publishConfig).toMatchObject({ access: "public", provenance: true });
+  });
+
+  // npm checks a provenance publish against `repository`: the monorepo's URL (one place, the root manifest), and the
+  // package's own directory in it.
+  it("names the monorepo's repository, its own directory, a homepage and where to report bugs", () => {
+    const { url } = rootManifest.repository;
+    expect(m.repository).toEqual({ type: "git", url, directory: pkg.rel });
+    const web = url.replace(/^git\+/, "").replace(/\.git$/, "");
+    expect(m.homepage).toBe(`${web}/tree/main/${pkg.rel}#readme`);
+    expect(m.bugs).toBe(`${web}/issues`);
   });
 
   it("packs only its allowlisted files", () => {
