@@ -1,5 +1,5 @@
 // Builds the docs site into dist/: one Redoc reference page per surface in spec/dist, the Markdown pages with their
-// snippets inlined, and the shared CSS. Everything the pages load is in dist/ or inline, so the site works offline
+// snippets inlined (and type-checked), and the shared CSS. Everything the pages load is in dist/ or inline, so the site works offline
 // and from file://.
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { distDir, docsDir, escapeHtml, guides, siteHeader, surfaces } from "./si
 
 const run = promisify(execFile);
 const redocly = `${docsDir}node_modules/@redocly/cli/bin/cli.js`;
+const tsc = `${docsDir}node_modules/typescript/bin/tsc`;
 // The repository's Redocly config: it turns telemetry off, also in the rendered pages.
 const config = `${docsDir}../redocly.yaml`;
 
@@ -40,6 +41,16 @@ async function buildReference({ api, page, title, description }, workDir) {
   const html = await readFile(output, "utf8");
   if (!html.match(cdnLogo)) throw new Error("the Redoc bundle no longer loads its logo from the CDN: drop the logo rewrite");
   await writeFile(output, html.replace(cdnLogo, inlineLogo));
+}
+
+/** The snippets against the packages' declarations: no page can show code that no longer compiles. */
+async function checkSnippets() {
+  try {
+    await run(process.execPath, [tsc, "-p", `${docsDir}tsconfig.snippets.json`], { cwd: docsDir });
+  } catch (error) {
+    process.stderr.write(error.stdout ?? String(error));
+    throw new Error("the snippets do not type-check against the packages");
+  }
 }
 
 async function buildPages() {
@@ -84,7 +95,7 @@ await copyFile(`${docsDir}templates/site.css`, `${distDir}/assets/site.css`);
 await buildPages();
 const workDir = await mkdtemp(`${tmpdir()}/content-scraper-docs-`);
 try {
-  await Promise.all(references.map((surface) => buildReference(surface, workDir)));
+  await Promise.all([checkSnippets(), ...references.map((surface) => buildReference(surface, workDir))]);
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }
