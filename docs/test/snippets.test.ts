@@ -39,13 +39,16 @@ describe.each(await scripts())("snippet %s", (name) => {
     vi.stubEnv("SCRAPER_API_KEY", `scrape_live_docs_${name.replace(/\W/g, "_")}`);
     const printed: string[] = [];
     const errors: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(format(...args)));
-    const error = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(format(...args)));
+    const spies = [
+      vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void printed.push(format(...args))),
+      vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(format(...args))),
+      // A client's `logger: console` reports its attempts here: not the snippet's output.
+      ...(["debug", "info", "warn"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {})),
+    ];
     try {
       await import(`../snippets/${name}.ts`);
     } finally {
-      log.mockRestore();
-      error.mockRestore();
+      for (const spy of spies) spy.mockRestore();
       vi.unstubAllEnvs();
     }
     // The snippets print failures with console.error: against the sandbox, none may happen.
