@@ -1,6 +1,9 @@
-// publint and attw on a packed tarball, through their JS APIs.
+// publint (its JS API) and the attw CLI on a packed tarball.
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 
@@ -15,25 +18,26 @@ export async function runPublint(tarball) {
   return messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`);
 }
 
-// The packages are ESM-only, so attw's "esm-only" profile: CommonJS resolution (node10, node16 from
-// require) is not supported and not checked.
-const IGNORED_RESOLUTIONS = new Set(["node10", "node16-cjs"]);
+const run = promisify(execFile);
+const attw = join(dirname(createRequire(import.meta.url).resolve("@arethetypeswrong/cli/package.json")), "dist/index.js");
 
 /**
- * attw on the tarball. Returns the problems that matter under the esm-only profile, as text, or
- * `null` when the package ships no TypeScript types at all (the spec package: JSON, YAML and Markdown).
+ * The attw CLI on the tarball, under its "esm-only" profile: the packages are ESM-only, so CommonJS resolution is not
+ * checked. Returns `[]` when the CLI passes the package, its report (one entry) when it does not, or `null` when the
+ * package ships no TypeScript types at all (the spec package: JSON, YAML and Markdown).
  * @param {string} tarball
  */
 export async function runAttw(tarball) {
-  const data = new Uint8Array(await readFile(tarball));
-  const result = await checkPackage(createPackageFromTarballData(data));
-  if (result.types === false) return null;
-  return result.problems
-    .filter((p) => !("resolutionKind" in p) || !IGNORED_RESOLUTIONS.has(p.resolutionKind))
-    .map((p) => {
-      const where = ["entrypoint" in p ? p.entrypoint : "", "resolutionKind" in p ? p.resolutionKind : ""]
-        .filter(Boolean)
-        .join(" ");
-      return `${p.kind}${where ? ` (${where})` : ""}`;
-    });
+  /** @param {"json" | "ascii"} format */
+  const check = (format) => run(process.execPath, [attw, tarball, "--profile", "esm-only", "--format", format], { maxBuffer: 64 * 1024 * 1024 });
+  try {
+    const { stdout } = await check("json");
+    return JSON.parse(stdout).analysis.types === false ? null : [];
+  } catch (caught) {
+    const failed = /** @type {{ code?: unknown, stdout?: string, stderr?: string }} */ (caught);
+    if (typeof failed.code !== "number") throw caught;
+    // It found problems: its own human-readable report says which.
+    const report = /** @type {typeof failed} */ (await check("ascii").catch((again) => again));
+    return [String(report.stdout || report.stderr || failed.stderr).trim()];
+  }
 }
