@@ -1,7 +1,7 @@
 import { integerHeader, type Logger, type Outgoing, retryAfterMs, send } from "@content-scraper/runtime";
 import { ScraperApiError, ScraperConnectionError, ScraperTimeoutError } from "./errors.js";
 import type { TokenBucket } from "./rate-limiter.js";
-import { apiKey, backoffDelay, classify, isErrorCode, type OperationRules, operationForPath } from "./rules.js";
+import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules, operationForPath } from "./rules.js";
 
 export type { Outgoing };
 
@@ -97,7 +97,7 @@ export async function exchange(config: ExchangeConfig, outgoing: Outgoing, optio
     { ...outgoing, headers: { ...given, [apiKey.name]: config.apiKey } },
     {
       name: rules?.operationId ?? `${outgoing.method} ${path}`,
-      timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? 60_000,
+      timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
       signal: options.signal,
       logDetails: { operationId: rules?.operationId },
     },

@@ -1,4 +1,4 @@
-import { apiKeys, errorCodes, operations, rateLimit, retryBackoff } from "./generated/scraper.operations.js";
+import { apiKeys, defaultTimeoutMs, errorCodes, operations, rateLimit, retryBackoff } from "./generated/scraper.operations.js";
 import type { ErrorCode, OperationId } from "./generated/scraper.operations.js";
 
 // The service's rules as codegen read them from the description's vendor extensions (spec/extensions.md).
@@ -8,7 +8,7 @@ export type { ErrorCode, OperationId };
 export type OperationRules = (typeof operations)[OperationId];
 export type RetryClass = "backoff" | "retry-after" | "never";
 
-export { rateLimit, retryBackoff };
+export { defaultTimeoutMs, rateLimit, retryBackoff };
 export const apiKey = apiKeys.ScraperApiKey;
 
 export function isOperationId(value: string): value is OperationId {

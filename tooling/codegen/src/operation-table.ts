@@ -118,6 +118,8 @@ export interface OperationTable {
   rateLimit: RateLimit | null;
   /** The largest request body in bytes (`x-request-body-limit`), where the surface documents one. */
   requestBodyLimit: number | null;
+  /** The surface's recommended client timeout (root `x-timeout-seconds`), for calls no operation matches. */
+  defaultTimeoutMs: number | null;
   apiKeys: Record<string, ApiKeyRules>;
   /** `x-rate-limits` of a neighbouring surface, where it has them. */
   rateLimits: RateLimitEntry[] | null;
@@ -261,7 +263,8 @@ export function operationTable(document: OpenApiDocument): OperationTable {
   const rateLimit = ((document as Node)["x-rate-limit"] ?? null) as RateLimit | null;
   const rateLimits = ((document as Node)["x-rate-limits"] ?? null) as RateLimitEntry[] | null;
   const requestBodyLimit = ((document as Node)["x-request-body-limit"] as { maxBytes: number } | undefined)?.maxBytes ?? null;
-  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, apiKeys, rateLimits, oauth };
+  const defaultTimeoutMs = seconds((document as Node)["x-timeout-seconds"]) ?? null;
+  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, oauth };
 }
 
 /** `export const name = … as const;` (`null` cannot take a const assertion, and needs none). */

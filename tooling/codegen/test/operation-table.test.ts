@@ -5,6 +5,7 @@ const document = {
   openapi: "3.1.0",
   "x-rate-limit": { requestsPerMinute: 120, burstSeconds: 60, refill: "continuous", scope: "account" },
   "x-request-body-limit": { maxBytes: 32768 },
+  "x-timeout-seconds": 60,
   paths: {
     "/scrape/videosite/posts": {
       post: {
@@ -74,6 +75,7 @@ describe("the operation table", () => {
     expect(table.retryBackoff).toEqual({ scheduleSeconds: [30, 60], capSeconds: 300, jitter: true });
     expect(table.rateLimit?.requestsPerMinute).toBe(120);
     expect(table.requestBodyLimit).toBe(32768);
+    expect(table.defaultTimeoutMs).toBe(60_000);
     expect(table.apiKeys).toEqual({ Key: { in: "header", name: "x-api-key", keyPrefix: "scrape_live_" } });
     expect(table.rateLimits).toBeNull();
     expect(table.oauth).toEqual({ OAuth: { flows: {} } });

@@ -10,7 +10,7 @@ export default function extensions() {
   return {
     Root: {
       enter(root, ctx) {
-        if (root) checkExtensions(ctx, root, { 'x-rate-limit': false, 'x-request-body-limit': false });
+        if (root) checkExtensions(ctx, root, { 'x-rate-limit': false, 'x-request-body-limit': false, 'x-timeout-seconds': false });
       },
     },
     SecurityScheme: {
