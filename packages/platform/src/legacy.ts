@@ -116,12 +116,12 @@ export class LegacyClient {
 
   /**
    * Every item of a key-based list endpoint (`GET path?page=N&limit=L`), page after page, until a page is empty or
-   * `page × limit ≥ total`. `limit` defaults to 25, at most 100.
+   * `page × limit ≥ total`. Without `limit` none is sent and the service's default page size applies.
    * @deprecated Use the OAuth platform API's cursor lists.
    */
   pages<Item = unknown>(path: string, options: RequestOptions & { limit?: number | undefined; query?: Query; pathParams?: Record<string, string> } = {}): AsyncGenerator<Item> {
-    const limit = options.limit ?? 25;
-    if (!Number.isInteger(limit) || limit < 1) throw new PlatformInputError("limit", "limit must be a positive integer.");
+    const { limit } = options;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new PlatformInputError("limit", "limit must be a positive integer.");
     return pageItems<Item>(async (page) => {
       const { data } = await this.request<PageList<Item>>("GET", path, { ...options, query: { ...options.query, page, limit } });
       if (typeof data !== "object" || data === null || !Array.isArray(data.data)) {

@@ -33,16 +33,20 @@ export interface PageList<Item> {
 }
 
 /**
- * Every item of a key-based list, asking for page 1, 2, … with `limit` items each. It stops after an empty page, after
- * `totalPages` when the list returns it, and once `page × limit ≥ total` (the list's own `limit` when it returns one).
+ * Every item of a key-based list, asking for page 1, 2, … (with `limit` items each when given; else the service's
+ * default page size). It stops after an empty page, after `totalPages` when the list returns it, and once
+ * `page × limit ≥ total` (the list's own `limit` when it returns one) or, with no limit known, once `total` items came.
  */
-export async function* pageItems<Item>(fetchPage: (page: number) => Promise<PageList<Item>>, limit: number): AsyncGenerator<Item> {
+export async function* pageItems<Item>(fetchPage: (page: number) => Promise<PageList<Item>>, limit?: number): AsyncGenerator<Item> {
+  let seen = 0;
   for (let requested = 1; ; requested++) {
     const list = await fetchPage(requested);
     yield* list.data;
+    seen += list.data.length;
     const page = Number.isInteger(list.page) ? list.page : requested;
     if (list.data.length === 0) return;
     if (typeof list.totalPages === "number" && page >= list.totalPages) return;
-    if (page * (list.limit ?? limit) >= list.total) return;
+    const size = list.limit ?? limit;
+    if (size === undefined ? seen >= list.total : page * size >= list.total) return;
   }
 }

@@ -133,6 +133,12 @@ describe("pages", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("without a limit sends none, and stops once total items came", async () => {
+    server.script(page([1, 2, 3], { page: 1, total: 4 }), page([4], { page: 2, total: 4 }), page([5], { page: 3, total: 4 }));
+    expect(await collect(legacy().pages("/d"))).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+    expect(server.requests.map((request) => Object.fromEntries(request.url.searchParams))).toEqual([{ page: "1" }, { page: "2" }]);
+  });
+
   it("refuses a body that is not a page list, and a bad limit", async () => {
     server.script(json(200, { items: [] }, rate));
     await expect(collect(legacy().pages("/a"))).rejects.toBeInstanceOf(PlatformResponseError);
