@@ -88,6 +88,16 @@ describe.each(references)("$page", ({ page: path, description }) => {
     const found = new Set<(typeof ops)[number]>();
     // Redoc renders operations lazily. Open each tag's route (named by its sidebar link), then each operation's route,
     // `<tag route>/<operationId>` among the tag's links, and check the operation's section shows its summary and path.
+    // Redoc renders the sidebar after the page loads: wait until it links every tag.
+    const tagNames: string[] = (description.tags ?? []).map((tag: { name: string }) => tag.name);
+    await page.waitForFunction(
+      (names: string[]) => {
+        const labels = new Set([...document.querySelectorAll("#redoc a[href]")].map((anchor) => anchor.textContent?.trim()));
+        return names.every((name) => labels.has(name));
+      },
+      tagNames,
+      { timeout: 15_000 },
+    );
     const tagLinks = await links(page, "#redoc a[href]");
     for (const tag of description.tags ?? []) {
       const tagRoute = tagLinks.find(([label, href]) => label === tag.name && /^\/[^/]+$/.test(href))?.[1];
