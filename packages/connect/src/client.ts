@@ -2,19 +2,20 @@ import {
   type Answer,
   buildUrl,
   checkApiKey,
-  checkBaseUrl,
   checkNumber,
   isBrowser,
-  type Logger,
+  jsonOutgoing,
   type Outgoing,
   outgoingFrom,
   parseJson,
   type Query,
+  resolveTransport,
   responseFrom,
   retryAfterMs,
   retryOn429,
   send,
-  silentLogger,
+  type Transport,
+  type TransportOptions,
 } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { ConnectApiError, ConnectConnectionError, ConnectInputError, ConnectResponseError, ConnectTimeoutError } from "./errors.js";
@@ -27,20 +28,11 @@ type KeyEnvironments = typeof scheme.keyEnvironments;
 /** Where a key's calls go, from its prefix (`x-key-environments`): `sk_live_` → production, `sk_test_` → sandbox. */
 export type Environment = KeyEnvironments[keyof KeyEnvironments];
 
-export interface ConnectClientOptions {
+export interface ConnectClientOptions extends TransportOptions {
   /** A connect key, `sk_live_…` (production) or `sk_test_…` (sandbox). A scraper key (`scrape_live_…`) is refused. */
   apiKey: string;
   /** The connect API base, `https://<host>/api/embed`: the same for both environments. */
   baseUrl: string;
-  /** Per attempt. The reference shows no timeout for this surface, so there is none by default. */
-  timeoutMs?: number | undefined;
-  retry?: {
-    /** Retries of a 429, each after exactly its `Retry-After`; default 4. Nothing else is retried. */
-    maxRetries?: number | undefined;
-  };
-  fetch?: typeof fetch | undefined;
-  /** Receives request and retry lines; never the key. */
-  logger?: Logger | undefined;
   /** Allow construction in a browser. The secret key would be exposed to every visitor: don't. */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
@@ -84,10 +76,7 @@ export class ConnectClient {
   readonly environment: Environment;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #apiKey: string;
-  readonly #fetch: typeof fetch;
-  readonly #timeoutMs: number | undefined;
-  readonly #maxRetries: number;
-  readonly #logger: Logger;
+  readonly #transport: Transport;
 
   constructor(options: ConnectClientOptions) {
     if (typeof options !== "object" || options === null) throw inputError("options", "options must be an object.");
@@ -102,16 +91,8 @@ export class ConnectClient {
     );
     this.#apiKey = key;
     this.environment = environments[prefix as string] as Environment;
-    this.baseUrl = checkBaseUrl("baseUrl", options.baseUrl, { example: "https://<host>/api/embed" }, inputError);
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") throw inputError("fetch", "fetch is not a function and no global fetch exists.");
-    if (options.logger !== undefined && (typeof options.logger !== "object" || options.logger === null)) {
-      throw inputError("logger", "logger must be an object with debug/info/warn/error methods.");
-    }
-    this.#fetch = fetchImpl;
-    this.#logger = options.logger ?? silentLogger;
-    this.#timeoutMs = options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }, inputError);
-    this.#maxRetries = checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }, inputError);
+    this.#transport = resolveTransport(options, "https://<host>/api/embed", inputError);
+    this.baseUrl = this.#transport.baseUrl;
     this.api = createClient<paths>({
       baseUrl: this.baseUrl,
       fetch: async (request) => responseFrom(await this.#send(await outgoingFrom(request), `${request.method} ${new URL(request.url).pathname}`, request)),
@@ -130,12 +111,7 @@ export class ConnectClient {
       throw inputError("pathParams", (error as Error).message);
     }
     const name = `${method.toUpperCase()} ${path}`;
-    const headers: Record<string, string> = { accept: "application/json", ...init.headers };
-    const outgoing: Outgoing =
-      init.body === undefined
-        ? { url, method: method.toUpperCase(), headers }
-        : { url, method: method.toUpperCase(), headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(init.body) };
-    const answer = await this.#send(outgoing, name, init);
+    const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body, init.headers), name, init);
     const body = parseJson(answer.text);
     if (!answer.response.ok) {
       const snippet = answer.text.trim().slice(0, 200);
@@ -164,16 +140,16 @@ export class ConnectClient {
     const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
     return send(
       {
-        fetch: this.#fetch,
-        logger: this.#logger,
+        fetch: this.#transport.fetch,
+        logger: this.#transport.logger,
         label: "connect",
-        maxRetries: this.#maxRetries,
+        maxRetries: this.#transport.maxRetries,
         retryDelay: retryOn429,
         timeoutError: (operation, timeoutMs) => new ConnectTimeoutError(operation, timeoutMs),
         connectionError: (operation, cause) => new ConnectConnectionError(`${operation}: the connection failed or the response was cut off`, { cause }),
       },
       { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } },
-      { name, timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal, logDetails: { operation: name, environment: this.environment } },
+      { name, timeoutMs: options.timeoutMs ?? this.#transport.timeoutMs, signal: options.signal, logDetails: { operation: name, environment: this.environment } },
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { requestId } from "./request-id.js";
 
 // What the gateway hands a surface and what the surface answers: plain data, so a surface can be tested without sockets.
 
@@ -38,4 +39,23 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export function text(status: number, body: string, headers: Record<string, string> = {}): SurfaceResponse {
   return { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers }, body };
+}
+
+/**
+ * A surface's `handle`: `answer` with a fresh request id, and for a bug in the sandbox a log line naming the request and
+ * `internal`'s answer in the surface's own envelope, so a client never sees a dropped connection.
+ */
+export function answerAll(
+  answer: (request: SurfaceRequest, id: string) => Promise<SurfaceResponse>,
+  internal: (id: string) => SurfaceResponse,
+): Surface["handle"] {
+  return async (request) => {
+    const id = requestId();
+    try {
+      return await answer(request, id);
+    } catch (error) {
+      console.error(`content-scraper-mock: ${request.method} ${request.path} (${id}) failed:`, error);
+      return internal(id);
+    }
+  };
 }

@@ -1,4 +1,4 @@
-import { type Answer, buildUrl, outgoingFrom, parseJson, type Query, responseFrom, retryAfterMs } from "@content-scraper/runtime";
+import { type Answer, buildUrl, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { bearerChallenge } from "./challenge.js";
 import { PlatformApiError, PlatformInputError, PlatformResponseError, SubscriptionRequiredError } from "./errors.js";
@@ -7,7 +7,7 @@ import type { paths } from "./generated/platform.types.js";
 import { idempotencyKeyFor } from "./idempotency.js";
 import type { PlatformMeta, PlatformResult } from "./meta.js";
 import { cursorItems } from "./paging.js";
-import { inputError, jsonOutgoing, operationMatcher, type RequestOptions, resolveTransport, type Transport, type TransportOptions, transportSend } from "./transport.js";
+import { inputError, operationMatcher, type RequestOptions, transportSend } from "./transport.js";
 import type { ListOptions, MetricsHistoryOptions, PostMetricsHistory, RequestBody, SuccessBody, WebhookDelivery, WebhookDeliveryPage, WriteOptions } from "./types.js";
 
 export interface PlatformClientOptions extends TransportOptions {
@@ -80,7 +80,7 @@ export class PlatformClient {
   readonly #accessToken: () => Promise<string>;
 
   constructor(options: PlatformClientOptions) {
-    const transport = resolveTransport(options, "https://<host>/api/oauth/v1");
+    const transport = resolveTransport(options, "https://<host>/api/oauth/v1", inputError);
     this.#transport = transport;
     this.baseUrl = transport.baseUrl;
     this.#accessToken = tokenSource(options);

@@ -20,6 +20,6 @@ export type { components, operations, paths } from "./generated/platform.types.j
 export { createLegacyClient, LegacyClient, type LegacyClientOptions, type LegacyPostMetricsHistory, legacyApiError } from "./legacy.js";
 export type { LegacyMeta, PlatformMeta, PlatformResult, RateLimitState } from "./meta.js";
 export { type CursorPage, cursorItems, type PageList, pageItems } from "./paging.js";
-export type { RequestOptions, TransportOptions } from "./transport.js";
+export type { RequestOptions } from "./transport.js";
 export type * from "./types.js";
-export type { Logger } from "@content-scraper/runtime";
+export type { Logger, TransportOptions } from "@content-scraper/runtime";

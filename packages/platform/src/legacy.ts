@@ -1,11 +1,11 @@
-import { type Answer, buildUrl, checkApiKey, isBrowser, outgoingFrom, parseJson, type Query, responseFrom, retryAfterMs } from "@content-scraper/runtime";
+import { type Answer, buildUrl, checkApiKey, isBrowser, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { LegacyApiError, LegacySubscriptionRequiredError, PlatformInputError, PlatformResponseError } from "./errors.js";
 import { apiKeys, type OperationId, operations } from "./generated/platform-legacy.operations.js";
 import type { components, paths } from "./generated/platform-legacy.types.js";
 import { type LegacyMeta, legacyRateLimit, type PlatformResult } from "./meta.js";
 import { type PageList, pageItems } from "./paging.js";
-import { inputError, jsonOutgoing, type RequestOptions, resolveTransport, type Transport, type TransportOptions, transportSend } from "./transport.js";
+import { inputError, type RequestOptions, transportSend } from "./transport.js";
 
 export interface LegacyClientOptions extends TransportOptions {
   /** A company API key, created in the integration settings. Scraper (`scrape_live_`) and connect (`sk_live_`, `sk_test_`) keys are refused. */
@@ -51,7 +51,7 @@ export class LegacyClient {
   readonly #apiKey: string;
 
   constructor(options: LegacyClientOptions) {
-    const transport = resolveTransport(options, "https://<host>/api/v1");
+    const transport = resolveTransport(options, "https://<host>/api/v1", inputError);
     if (isBrowser() && !options.dangerouslyAllowBrowser) {
       throw inputError("dangerouslyAllowBrowser", "The key-based platform client runs on a backend only: in a browser every visitor could read your company key.");
     }

@@ -2,12 +2,12 @@
 // code flow with PKCE S256 and the `iss` check, refresh, client credentials and revocation. Tokens, client secrets
 // and code verifiers are kept in private fields and exposed through accessors, so that neither JSON.stringify nor
 // util.inspect nor an error nor a log line shows them.
-import { responseFrom, retryAfterMs } from "@content-scraper/runtime";
+import { resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
 import * as oauth from "oauth4webapi";
 import { bearerChallenge } from "./challenge.js";
 import { OAuthProtocolError, OAuthValidationError, PlatformError, PlatformInputError } from "./errors.js";
 import { oauth as schemes } from "./generated/platform.operations.js";
-import { inputError, type RequestOptions, resolveTransport, type Transport, type TransportOptions, transportSend } from "./transport.js";
+import { inputError, type RequestOptions, transportSend } from "./transport.js";
 
 const scheme = schemes.OAuth2;
 /** The code-challenge methods the description allows (`x-pkce`): `S256` only. */
@@ -50,7 +50,7 @@ export class OAuthServer {
     if (typeof metadata?.issuer !== "string") throw inputError("metadata", "metadata must be authorization server metadata with an issuer.");
     const origin = checkHost("issuer", new URL(metadata.issuer).origin, options).href;
     const server = new OAuthServer(metadata);
-    reach.set(server, { transport: resolveTransport({ ...options, baseUrl: origin }, "https://<host>"), allowInsecureRequests: options.allowInsecureRequests === true });
+    reach.set(server, { transport: resolveTransport({ ...options, baseUrl: origin }, "https://<host>", inputError), allowInsecureRequests: options.allowInsecureRequests === true });
     return server;
   }
 
@@ -147,7 +147,7 @@ async function wrapped<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function discover(host: string, options: OAuthOptions & RequestOptions = {}): Promise<OAuthServer> {
   const url = checkHost("host", host, options);
-  const probe = { transport: resolveTransport({ ...options, baseUrl: url.href }, "https://<host>"), allowInsecureRequests: options.allowInsecureRequests === true };
+  const probe = { transport: resolveTransport({ ...options, baseUrl: url.href }, "https://<host>", inputError), allowInsecureRequests: options.allowInsecureRequests === true };
   return wrapped(async () => {
     const response = await oauth.discoveryRequest(url, { algorithm: "oauth2", ...requestOptions(probe, "discover", options) });
     return OAuthServer.fromMetadata(await oauth.processDiscoveryResponse(url, response), options);

@@ -1,7 +1,7 @@
 import { apiKeys, rateLimits } from "../generated/platform-legacy.operations.js";
-import { json, type Surface, type SurfaceResponse } from "../http.js";
+import { answerAll, json, type Surface, type SurfaceResponse } from "../http.js";
 import { createEngine } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, type PrismSurfaceOptions, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
 
 // The key-based platform API (`/api/v1`, deprecated), below the scraper's `/api/v1/scrape/`: a company key in
 // `x-api-key`, `{ error }` bodies, and X-RateLimit-* headers on every response. Prism serves the documented examples.
@@ -14,19 +14,12 @@ export const legacyKeys = {
   restricted: "company_restricted",
 } as const;
 
-export interface LegacyOptions {
-  description: string;
-  seed: string;
-  dynamic: boolean;
-  requestsPerMinute: number | undefined;
-}
-
 /** The per-key limit of `x-rate-limits`; the higher one of allowlisted partners is not modelled. */
 const requestsPerMinute = statedPerMinute(rateLimits, "all");
 const maxBodyBytes = 1024 * 1024;
 const scheme = apiKeys.CompanyApiKey;
 
-export async function createLegacySurface(options: LegacyOptions): Promise<Surface> {
+export async function createLegacySurface(options: PrismSurfaceOptions): Promise<Surface> {
   const engine = await createEngine(options.description);
   const route = operationRouter(engine);
   const buckets = new Buckets(options.requestsPerMinute ?? requestsPerMinute);
@@ -59,13 +52,6 @@ export async function createLegacySurface(options: LegacyOptions): Promise<Surfa
   return {
     maxBodyBytes,
     tooLarge: () => json(413, { error: `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.` }),
-    async handle(request) {
-      try {
-        return await answer(request);
-      } catch (error) {
-        console.error(`content-scraper-mock: ${request.method} ${request.path} failed:`, error);
-        return json(500, { error: "The sandbox failed to answer this request; see its log." });
-      }
-    },
+    handle: answerAll(answer, () => json(500, { error: "The sandbox failed to answer this request; see its log." })),
   };
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { operations, rateLimits } from "../generated/platform.operations.js";
-import { json, type Surface, type SurfaceResponse } from "../http.js";
+import { answerAll, json, type Surface, type SurfaceResponse } from "../http.js";
 import { requestId } from "../request-id.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, remember, statedPerMinute } from "../surface-kit.js";
+import { Buckets, documentedSuccess, type PrismSurfaceOptions, header, operationRouter, queryProblem, rateLimitHeaders, remember, statedPerMinute } from "../surface-kit.js";
 import { createProtocol, originOf } from "./protocol.js";
 
 // The OAuth platform API (`/api/oauth/v1`): Prism serves the documented examples; this layer adds what the service does
@@ -25,13 +25,6 @@ export const platformTokens = {
   expired: "sandbox_expired",
 } as const;
 
-export interface PlatformOptions {
-  description: string;
-  seed: string;
-  dynamic: boolean;
-  requestsPerMinute: number | undefined;
-}
-
 /** The resource limit of `x-rate-limits` (per client and company pair): counted per token in the sandbox. */
 const resourceRequestsPerMinute = statedPerMinute(rateLimits, "resource");
 const maxBodyBytes = 1024 * 1024;
@@ -50,7 +43,7 @@ function scopeOf(operation: PrismOperation): string {
   return `${area}:${operation.method.toLowerCase() === "get" ? "read" : "write"}`;
 }
 
-export async function createPlatformSurface(options: PlatformOptions): Promise<Surface> {
+export async function createPlatformSurface(options: PrismSurfaceOptions): Promise<Surface> {
   const engine = await createEngine(options.description);
   const route = operationRouter(engine);
   const buckets = new Buckets(options.requestsPerMinute ?? resourceRequestsPerMinute);
@@ -131,15 +124,7 @@ export async function createPlatformSurface(options: PlatformOptions): Promise<S
   return {
     maxBodyBytes,
     tooLarge: () => failure(413, "invalid_request", `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.`, requestId()),
-    async handle(request) {
-      const id = requestId();
-      try {
-        return await answer(request, id);
-      } catch (error) {
-        console.error(`content-scraper-mock: ${request.method} ${request.path} (${id}) failed:`, error);
-        return failure(500, "internal", "The sandbox failed to answer this request; see its log.", id);
-      }
-    },
+    handle: answerAll(answer, (id) => failure(500, "internal", "The sandbox failed to answer this request; see its log.", id)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { json, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
+import { answerAll, json, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
 import { requestId } from "../request-id.js";
 import { type Account, Accounts, reserve, settle } from "./accounts.js";
 import { type Documented, documentedError, documentedPlainText, listingExamples, requestSchema } from "./documented.js";
@@ -201,15 +201,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
   return {
     maxBodyBytes,
     tooLarge: () => failure("PAYLOAD_TOO_LARGE", `Request body exceeds the ${maxBodyBytes / 1024} KB limit.`, requestId()),
-    async handle(request) {
-      const id = requestId();
-      try {
-        return await answer(request, id);
-      } catch (error) {
-        // A bug in the sandbox, answered as the service answers its own failures: refunded, retryable, and logged.
-        console.error(`content-scraper-mock: ${request.method} ${request.path} (${id}) failed:`, error);
-        return failure("INTERNAL_ERROR", "The sandbox failed to answer this request; see its log.", id);
-      }
-    },
+    // A bug in the sandbox is answered as the service answers its own failures: refunded, retryable, and logged.
+    handle: answerAll(answer, (id) => failure("INTERNAL_ERROR", "The sandbox failed to answer this request; see its log.", id)),
   };
 }
