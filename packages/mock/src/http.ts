@@ -19,6 +19,16 @@ export interface SurfaceRequest {
   body: Buffer | undefined;
 }
 
+/** What a surface that Prism serves from its description is started with. */
+export interface PrismSurfaceOptions {
+  /** The bundled description. */
+  description: string;
+  seed: string;
+  dynamic: boolean;
+  /** Overrides the surface's stated rate limit. */
+  requestsPerMinute: number | undefined;
+}
+
 export interface SurfaceResponse {
   status: number;
   headers: Record<string, string>;

@@ -4,16 +4,6 @@ import { TokenBucket } from "./scraper/token-bucket.js";
 // Pieces the neighbouring surfaces (platform, platform-legacy, connect) share with the scraper's: the Prism engine, the
 // token bucket, and routing by path template (their paths carry parameters, the scraper's do not).
 
-/** What a surface that Prism serves from its description is started with. */
-export interface PrismSurfaceOptions {
-  /** The bundled description. */
-  description: string;
-  seed: string;
-  dynamic: boolean;
-  /** Overrides the surface's stated rate limit. */
-  requestsPerMinute: number | undefined;
-}
-
 /** The path of a server URL, its variables filled in (`https://{host}/api/v1` → `/api/v1`; `https://{host}` → ``). */
 export function serverPath(url: string): string {
   return new URL(url.replace(/\{[^}]*\}/g, "sandbox"), "http://sandbox").pathname.replace(/\/$/, "");

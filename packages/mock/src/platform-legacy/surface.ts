@@ -1,7 +1,7 @@
 import { apiKeys, rateLimits } from "../generated/platform-legacy.operations.js";
-import { answerAll, json, type Surface, type SurfaceResponse } from "../http.js";
+import { answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceResponse } from "../http.js";
 import { createEngine } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, header, type PrismSurfaceOptions, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
 
 // The key-based platform API (`/api/v1`, deprecated), below the scraper's `/api/v1/scrape/`: a company key in
 // `x-api-key`, `{ error }` bodies, and X-RateLimit-* headers on every response. Prism serves the documented examples.

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { operations, rateLimits } from "../generated/platform.operations.js";
-import { answerAll, json, type Surface, type SurfaceResponse } from "../http.js";
+import { answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceResponse } from "../http.js";
 import { requestId } from "../request-id.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
-import { Buckets, documentedSuccess, type PrismSurfaceOptions, header, operationRouter, queryProblem, rateLimitHeaders, remember, statedPerMinute } from "../surface-kit.js";
+import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, remember, statedPerMinute } from "../surface-kit.js";
 import { createProtocol, originOf } from "./protocol.js";
 
 // The OAuth platform API (`/api/oauth/v1`): Prism serves the documented examples; this layer adds what the service does
