@@ -18,12 +18,25 @@ export function entryPoints(pkg) {
     }));
 }
 
+/** Packages before the packages that depend on them. */
+function byDependency(list) {
+  const names = new Set(list.map(({ name }) => name));
+  const sorted = [];
+  const visit = (pkg) => {
+    if (sorted.includes(pkg)) return;
+    for (const dependency of Object.keys(pkg.manifest.dependencies ?? {}).filter((name) => names.has(name))) visit(list.find(({ name }) => name === dependency));
+    sorted.push(pkg);
+  };
+  list.forEach(visit);
+  return sorted;
+}
+
 /**
- * TypeDoc's model of every entry point, as `[{ pkg, module, reflection }]`. Packages that others build on come first,
- * so a symbol re-exported by several packages belongs to the one that declares it.
+ * TypeDoc's model of every entry point, as `[{ pkg, module, reflection }]`. Packages that others build on are read
+ * first, so a symbol re-exported by several packages belongs to the one that declares it.
  */
 export async function readDeclarations(list) {
-  const entries = list.flatMap((pkg) => entryPoints(pkg).map((entry) => ({ pkg, ...entry })));
+  const entries = byDependency(list).flatMap((pkg) => entryPoints(pkg).map((entry) => ({ pkg, ...entry })));
   // A program of exactly the declarations, with the options the packages' consumers use.
   const workDir = await mkdtemp(`${tmpdir()}/content-scraper-api-docs-`);
   const tsconfig = `${workDir}/tsconfig.json`;
@@ -81,8 +94,10 @@ export function symbolLinks(modules) {
       if (isReExport(child)) continue;
       const anchor = anchorOf(entry, child.name);
       if (!links.has(child.name)) links.set(child.name, `${entry.pkg.apiPage}#${anchor}`);
+      // A class's methods only: property names (`baseUrl`, `data`) and interface members (`error`) are too common to
+      // link wherever they appear.
+      if (child.kind !== ReflectionKind.Class) continue;
       for (const member of publicMembers(child)) {
-        // Methods only: property names (`baseUrl`, `data`) are too common to link wherever they appear.
         if (member.kind === ReflectionKind.Method && !links.has(member.name)) links.set(member.name, `${entry.pkg.apiPage}#${anchor}.${member.name}`);
       }
     }

@@ -57,19 +57,6 @@ async function checkTypes() {
   }
 }
 
-/** Packages before the packages that depend on them, so a re-exported symbol is documented where it is declared. */
-function byDependency(list) {
-  const names = new Set(list.map(({ name }) => name));
-  const sorted = [];
-  const visit = (pkg) => {
-    if (sorted.includes(pkg)) return;
-    for (const dependency of Object.keys(pkg.manifest.dependencies ?? {}).filter((name) => names.has(name))) visit(list.find(({ name }) => name === dependency));
-    sorted.push(pkg);
-  };
-  list.forEach(visit);
-  return sorted;
-}
-
 /** The Markdown sources of every page but the reference: `{ page, markdown }` in reading (previous/next) order. */
 async function sources(modules, links) {
   const read = (path) => readFile(path, "utf8");
@@ -208,7 +195,7 @@ function searchDocuments(rendered) {
 await rm(distDir, { recursive: true, force: true });
 await mkdir(`${distDir}/assets`, { recursive: true });
 const allSamples = await writeSamples();
-const modules = await readDeclarations(byDependency(published));
+const modules = await readDeclarations(published);
 const links = symbolLinks(modules);
 const [{ rendered, navigationFor }] = await Promise.all([
   buildPages(modules, links),

@@ -45,6 +45,7 @@ export class ScraperResponseError extends ScraperError {
   }
 }
 
+/** What a `ScraperApiError` is made of: the answer's status, code and fields, and what the call cost. */
 export interface ScraperApiErrorFields {
   readonly operationId: string;
   readonly status: number;

@@ -9,6 +9,7 @@ export interface ScraperMeta {
   rateLimit: RateLimitState;
 }
 
+/** The rate-limit headers of an answer: the limit closest to being reached. */
 export interface RateLimitState {
   limit: number | undefined;
   remaining: number | undefined;

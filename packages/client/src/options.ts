@@ -4,6 +4,7 @@ import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
 import { apiKey, rateLimit, retryBackoff } from "./rules.js";
 
+/** The options of `createScraperClient`. Each is checked at construction; an unusable one throws `ScraperInputError` naming it. */
 export interface ScraperClientOptions {
   /** A scraper key (`scrape_live_…`). Defaults to the `SCRAPER_API_KEY` environment variable. */
   apiKey?: string | undefined;

@@ -37,6 +37,7 @@ export interface ConnectClientOptions extends TransportOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
+/** One call of `request`: its path parameters, query, JSON body, headers, signal and timeout. */
 export interface ConnectRequestInit {
   /** Values for `{name}` placeholders of the path. */
   pathParams?: Record<string, string> | undefined;
@@ -48,6 +49,7 @@ export interface ConnectRequestInit {
   timeoutMs?: number | undefined;
 }
 
+/** What an answer says besides its body: the status, the attempts it took, the key's environment and the headers. */
 export interface ConnectMeta {
   status: number;
   /** Requests sent: more than 1 after waiting out a 429's `Retry-After`. */
@@ -56,6 +58,7 @@ export interface ConnectMeta {
   headers: Headers;
 }
 
+/** What `request` resolves to: the parsed JSON body and its `meta`. */
 export interface ConnectResult<Data> {
   data: Data;
   meta: ConnectMeta;

@@ -8,6 +8,7 @@ export { platformTokens } from "./platform/surface.js";
 export { legacyKeys } from "./platform-legacy/surface.js";
 export { sandboxKeys } from "./scraper/keys.js";
 
+/** The options of `startMock`, each with the same meaning as the command line's flag of that name. */
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
   port?: number;
@@ -25,6 +26,7 @@ export interface MockOptions {
   timeScale?: number;
 }
 
+/** A running sandbox: its address, each surface's base URL, and `close()`. */
 export interface RunningMock extends Gateway {
   /** Each surface's base URL, e.g. `scraper: http://127.0.0.1:4010/api/v1`. */
   baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;

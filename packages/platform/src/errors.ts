@@ -58,6 +58,7 @@ export class PlatformResponseError extends PlatformError {
   }
 }
 
+/** What a `PlatformApiError` is made of: the status, the code, the parsed challenge and the call's idempotency key. */
 export interface PlatformApiErrorFields {
   /** The operationId, or `METHOD /path` for a path the description does not list. */
   readonly operation: string;
@@ -146,6 +147,7 @@ export class OAuthValidationError extends PlatformError {
   }
 }
 
+/** What a `LegacyApiError` is made of: the status, the error string and, where the body has one, the code. */
 export interface LegacyApiErrorFields {
   readonly operation: string;
   readonly status: number;

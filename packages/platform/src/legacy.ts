@@ -14,6 +14,7 @@ export interface LegacyClientOptions extends TransportOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
+/** A post's metrics history on the key-based API: an object whose fields v1.3.0 does not list. */
 export type LegacyPostMetricsHistory = components["schemas"]["PostMetricsHistory"];
 
 const scheme = apiKeys.CompanyApiKey;

@@ -19,6 +19,7 @@ export const scopes: readonly string[] = scheme.flows.authorizationCode.scopes;
 /** The access token's documented lifetime (`x-access-token`): used when a token response has no `expires_in`. */
 export const accessTokenLifetimeSeconds: number = scheme.accessToken.expiresInSeconds;
 
+/** How the OAuth helpers reach the authorization server: the transport options, and whether `http:` is allowed. */
 export interface OAuthOptions extends Omit<TransportOptions, "baseUrl"> {
   /**
    * oauth4webapi refuses `http:` endpoints. `true` lifts that, for local testing against a loopback server only: never

@@ -1,5 +1,6 @@
 import type { InputErrorFactory } from "./environment.js";
 
+/** What `checkApiKey` checks a key against: the surface it is for, its valid prefixes and the other surfaces' prefixes. */
 export interface KeyRules {
   /** What the surface is called in messages (`scraper`, `connect`, `key-based platform API`). */
   surface: string;

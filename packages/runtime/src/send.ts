@@ -50,6 +50,7 @@ export interface SendConfig {
   connectionError(name: string, cause: unknown): Error;
 }
 
+/** One call of `send`: its name in logs and errors, its timeout, signal and per-attempt headers. */
 export interface SendOptions {
   /** What the call is called in logs and errors (an operationId, or `METHOD /path`). */
   name: string;
