@@ -16,7 +16,7 @@ import { renderMarkdown } from "./pages.mjs";
 import { buildReference, renderCopy } from "./reference.mjs";
 import { languages, samplesFor } from "./samples.mjs";
 import { pageSections, searchIndexScript } from "./search.mjs";
-import { colourScheme, distDir, docsDir, escapeHtml, guideList, guides, overviewGuides, packages, redocRoute, repoDir, siteHeader, surfaces } from "./site.mjs";
+import { colourScheme, distDir, docsDir, escapeHtml, forIntegrators, guideList, guides, overviewGuides, packages, redocRoute, repoDir, siteHeader, surfaces } from "./site.mjs";
 import { tryItData } from "./try-it-data.mjs";
 
 const run = promisify(execFile);
@@ -67,7 +67,7 @@ async function sources(modules, links) {
     const guide = overviewGuides[pkg.dir];
     const overview = guide
       ? `# ${pkg.name}\n\n${pkg.manifest.description}.\n\nHow to run it, and everything it answers, is in the guide [${guide.title}](../../guides/${guide.name}.md). Its exports are in the [API reference](api.md).\n`
-      : await read(`${repoDir}packages/${pkg.dir}/README.md`);
+      : forIntegrators(await read(`${repoDir}packages/${pkg.dir}/README.md`));
     list.push({ page: pkg.page, markdown: overview, pkg });
     const scraper = references.find(({ api }) => api === "scraper");
     list.push({ page: pkg.apiPage, markdown: apiMarkdown(pkg, modules, links, { reference: `[API reference](../../${scraper?.page ?? "index.html"})` }), pkg });

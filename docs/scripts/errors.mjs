@@ -1,7 +1,7 @@
 // The error-code page: every code of every surface's `x-error-codes` tables, one anchor each, with its status, what it
 // costs and what to do, read from the descriptions. The reference's responses link here (reference.mjs).
 import { deref } from "@content-scraper/codegen";
-import { notDocumented } from "./not-shown.mjs";
+import { notDocumented, withoutGapSentences } from "./not-shown.mjs";
 
 /** The code tables of a description: the schemas that carry `x-error-codes` (`ErrorCode`, `ConsentErrorCode`, …). */
 export function codeTables(description) {
@@ -96,14 +96,16 @@ export function errorsMarkdown(surfaces) {
       const heading = name === "ErrorCode" ? title : `${title}: ${name.replace(/ErrorCode$/, "").toLowerCase()} errors`;
       parts.push(`## ${heading}`, "");
       if (schema["x-not-shown"]) parts.push(notDocumented(description, schema["x-not-shown"]), "");
+      const billed = Object.values(codes).some((entry) => entry.billing);
       for (const [code, rules] of Object.entries(codes)) {
         const facts = [
-          `**Status** ${rules.status === null ? "not documented" : `\`${rules.status}\``}`,
-          ...(rules.billing === null && !Object.values(codes).some((entry) => entry.billing) ? [] : [`**Cost** ${rules.billing === null ? "not documented" : billingWords[rules.billing]}`]),
-          `**What to do** ${action(rules.retry, backoff) ?? "not documented"}`,
+          ["Status", rules.status === null ? "not documented" : `\`${rules.status}\``],
+          ...(billed ? [["Cost", rules.billing === null ? "not documented" : billingWords[rules.billing]]] : []),
+          ["What to do", action(rules.retry, backoff) ?? "not documented"],
         ];
-        parts.push(`### \`${code}\` {#${codeAnchor(api, name, code)}}`, "", facts.join(" · "), "");
-        if (when.has(code)) parts.push(when.get(code).trim(), "");
+        parts.push(`### \`${code}\` {#${codeAnchor(api, name, code)}}`, "");
+        if (when.has(code)) parts.push(withoutGapSentences(when.get(code)).replace(/\s*\n\s*/g, " "), "");
+        parts.push(`| ${facts.map(([label]) => label).join(" | ")} |`, `|${facts.map(() => "---").join("|")}|`, `| ${facts.map(([, value]) => value).join(" | ")} |`, "");
       }
     }
   }

@@ -15,16 +15,35 @@ export function notDocumented(description, text) {
   return `<div class="not-documented" role="note"><strong>Not documented${release(description)}:</strong> ${inline}</div>`;
 }
 
-/** The sentences of a description that state a gap in the description's own words. */
-const gapSentence = /[^.!?\n]*\bnot shown\b[^.!?\n]*(?:[.!?](?=\s|$)|$)/gi;
+/** A sentence ends at `.`, `!` or `?` before a space: a dot inside code (`error.code`) does not end one. */
+const sentenceEnd = /(?<=[.!?])\s+/;
+/** The start of a line that is not a paragraph's continuation: a list item, a table row, a heading. */
+const blockStart = /^\s*(?:[-*+]\s|\d+\.\s|\||#)/;
 
-/** A description without its gap sentences (blank lines they leave collapse). */
+/** A line without the sentences that state a gap in the description's own words ("… is not shown in the reference."). */
+function withoutGaps(line) {
+  const [, marker = "", rest = line] = /^(\s*(?:[-*+]\s+|\d+\.\s+)?)([\s\S]*)$/.exec(line) ?? [];
+  const kept = rest.split(sentenceEnd).filter((sentence) => !/\bnot shown\b/i.test(sentence));
+  return kept.length ? `${marker}${kept.join(" ")}` : "";
+}
+
+/** A description without its gap sentences. Soft line breaks are joined first, so a sentence is one line. */
 export function withoutGapSentences(text) {
   return text
-    .replace(gapSentence, "")
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/ {2,}/g, " ")
-    .replace(/\n{3,}/g, "\n\n")
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = [];
+      for (const line of block.split("\n")) {
+        if (lines.length && !blockStart.test(line) && !/^\s*\|/.test(lines.at(-1))) lines[lines.length - 1] += ` ${line.trim()}`;
+        else lines.push(line);
+      }
+      return lines
+        .map((line) => (/^\s*\|/.test(line) ? line : withoutGaps(line).trimEnd()))
+        .filter((line) => line.trim())
+        .join("\n");
+    })
+    .filter(Boolean)
+    .join("\n\n")
     .trim();
 }
 

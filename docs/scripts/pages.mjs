@@ -8,9 +8,20 @@ import { readFile } from "node:fs/promises";
 import { Marked, Renderer } from "marked";
 import { highlight } from "./highlight.mjs";
 import { notDocumented } from "./not-shown.mjs";
-import { docsDir, escapeHtml } from "./site.mjs";
+import { distDir, docsDir, escapeHtml } from "./site.mjs";
 
-const marker = /^<!-- (?:(snippet|example|not-documented): ([\w/ .-]+?)|references) -->\s*$/;
+const marker = /^<!-- (?:(snippet|example|not-documented|sample|output): ([\w/ .-]+?)|references) -->\s*$/;
+
+/** The outputs a snippet's comments promise, in order: `console.log(…); // → 404 PROFILE_NOT_FOUND true`. */
+export const promisedOutput = (source) => [...source.matchAll(/console\.log\(.*\);[ \t]*\/\/ → (.+)$/gm)].map((match) => match[1].trim());
+
+/** A request sample the build wrote (`scraper/shortvideoProfile.sh`) and its language. */
+async function sample(name) {
+  const code = await readFile(`${distDir}/samples/${name}`, "utf8").catch(() => {
+    throw new Error(`no sample ${name} in dist/samples`);
+  });
+  return { code, language: name.endsWith(".py") ? "python" : name.endsWith(".sh") ? "sh" : "ts" };
+}
 
 /** Heading ids: lower-case words joined by dashes, numbered when a page repeats one. */
 export function slugger() {
@@ -103,6 +114,14 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
         const [match, kind, name] = marker.exec(token.text.trim()) ?? [];
         if (match && kind === "snippet") blocks.set(token, await codeBlock(code.get(name), "ts", snippetCaption(code.get(name), symbols, root)));
         if (match && kind === "example") blocks.set(token, await exampleHtml(name, surfaces));
+        if (match && kind === "sample") {
+          const { code: source, language } = await sample(name);
+          blocks.set(token, await codeBlock(source, language));
+        }
+        if (match && kind === "output") {
+          const source = code.get(name) ?? (await readFile(`${docsDir}snippets/${name}.ts`, "utf8"));
+          blocks.set(token, await codeBlock(promisedOutput(source).join("\n"), "text"));
+        }
       }
     },
     renderer: {
@@ -178,6 +197,11 @@ export async function expandMarkers(markdown, surfaces) {
       const [api, example] = name.split("/");
       const value = surfaces.find((surface) => surface.api === api)?.description.components?.examples?.[example]?.value;
       lines.push("```json", JSON.stringify(value, null, 2), "```");
+    } else if (kind === "sample") {
+      const { code, language } = await sample(name);
+      lines.push(`\`\`\`${language}`, code.trimEnd(), "```");
+    } else if (kind === "output") {
+      lines.push("```text", ...promisedOutput(await readFile(`${docsDir}snippets/${name}.ts`, "utf8")), "```");
     } else if (kind === "not-documented") {
       const [api, pointer] = name.split(" ");
       const description = surfaces.find((surface) => surface.api === api)?.description;

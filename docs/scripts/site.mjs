@@ -23,6 +23,17 @@ export const guideList = [
 ];
 export const guides = guideList.map(({ name }) => name);
 
+/** Sections of a package's README written for its maintainers: the site shows the rest. */
+export const maintainerSections = ["How it is built", "Development"];
+
+/** A README without the sections written for its maintainers. */
+export function forIntegrators(readme) {
+  return readme
+    .split(/(?=^## )/m)
+    .filter((section) => !maintainerSections.some((title) => section.startsWith(`## ${title}\n`)))
+    .join("");
+}
+
 /** Packages whose overview for integrators is a guide rather than their README (the sandbox's is written for its maintainers). */
 export const overviewGuides = { mock: { name: "sandbox", title: "The partner sandbox" } };
 

@@ -2,7 +2,7 @@
 // their own processes, the TypeScript modules imported as they are. Each must get the documented answer: a status the
 // operation documents as success, and a body that matches the description (checked with the validators).
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
@@ -10,7 +10,7 @@ import { deref } from "@content-scraper/codegen";
 import { type RunningMock, startMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { environment, languages } from "../scripts/samples.mjs";
-import { distDir, operations, surfaces } from "../scripts/site.mjs";
+import { distDir, docsDir, operations, surfaces } from "../scripts/site.mjs";
 
 const run = promisify(execFile);
 const references = await surfaces();
@@ -142,4 +142,18 @@ describe.each(references)("the $api reference's samples", ({ api, description })
       expect(printed.length, "the sample printed nothing").toBeGreaterThan(0);
     });
   }
+});
+
+describe("the quick start", () => {
+  it("shows the answer its curl call gets from a fresh sandbox key", async () => {
+    const guide = readFileSync(`${docsDir}pages/guides/quick-start.md`, "utf8");
+    const [, name, shown] = /<!-- sample: (\S+\.sh) -->[\s\S]*?```json\n(.+)\n```/.exec(guide) ?? [];
+    expect(name, "the quick start shows a curl sample and, after it, its answer").toBeDefined();
+    const fresh = { ...sandboxEnv, SCRAPER_API_KEY: "scrape_live_docs_quick_start" };
+    const { stdout } = await run("sh", [`${distDir}/samples/${name}`], { env: { ...process.env, ...fresh, CURL_HOME: curlHome } });
+    const printed = stdout.slice(0, stdout.lastIndexOf(marker)).trim();
+    // The request id is the request's own.
+    const normalized = (text: string) => JSON.stringify({ ...JSON.parse(text), request_id: "req_…" });
+    expect(normalized(printed)).toBe(normalized(shown as string));
+  });
 });

@@ -13,7 +13,7 @@ export interface ScraperMeta {
 export interface RateLimitState {
   limit: number | undefined;
   remaining: number | undefined;
-  /** As the service sent it: its format is not shown in the reference, so it is not interpreted. */
+  /** As the service sent it: its format is not documented in v1.3.0, so it is not interpreted. */
   reset: string | undefined;
 }
 

@@ -25,7 +25,7 @@ import type { paths } from "./generated/connect.types.js";
 const scheme = apiKeys.ConnectApiKey;
 type KeyEnvironments = typeof scheme.keyEnvironments;
 
-/** Where a key's calls go, from its prefix (`x-key-environments`): `sk_live_` → production, `sk_test_` → sandbox. */
+/** Where a key's calls go, from its prefix: `sk_live_` → production, `sk_test_` → sandbox. */
 export type Environment = KeyEnvironments[keyof KeyEnvironments];
 
 export interface ConnectClientOptions extends TransportOptions {
@@ -67,7 +67,7 @@ export interface ConnectResult<Data> {
 const inputError = (field: string, message: string) => new ConnectInputError(field, message);
 
 /**
- * The connect API (`/api/embed`) client. The reference shows none of its operations, so besides the typed (and for now
+ * The connect API (`/api/embed`) client. v1.3.0 documents none of its operations, so besides the typed (and for now
  * empty) `api` it offers `request`, which sends the key, waits exactly `Retry-After` on a 429 and throws
  * `ConnectApiError` on any other error status.
  */

@@ -44,7 +44,7 @@ export function legacyApiError(answer: Pick<Answer, "response" | "text">, operat
  * the OAuth helpers of `@content-scraper/platform/oauth`.
  */
 export class LegacyClient {
-  /** The typed openapi-fetch client over the one operation the reference shows, with the same key and Retry-After handling. */
+  /** The typed openapi-fetch client over the one operation v1.3.0 documents, with the same key and Retry-After handling. */
   readonly api: Client<paths>;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
@@ -70,7 +70,7 @@ export class LegacyClient {
   }
 
   /**
-   * A post's metrics history (`days`, `limit` ≤ 500). Its shape is not shown in the reference.
+   * A post's metrics history (`days`, `limit` ≤ 500). Its shape is not documented in v1.3.0.
    * @deprecated Use `PlatformClient.getPostMetricsHistory` of the OAuth platform API.
    */
   getPostMetricsHistory(
@@ -87,7 +87,7 @@ export class LegacyClient {
   }
 
   /**
-   * Any call of the 24 operations, 23 of which the reference does not show: the key, Retry-After on a 429 when the
+   * Any call of the 24 operations, 23 of which v1.3.0 does not document: the key, Retry-After on a 429 when the
    * service sends one, and `LegacyApiError` for anything but a 2xx.
    * @deprecated Use the OAuth platform API.
    */

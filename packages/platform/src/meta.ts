@@ -2,13 +2,13 @@ import { integerHeader } from "@content-scraper/runtime";
 
 /** What an OAuth platform call returned besides its body. */
 export interface PlatformMeta {
-  /** The success status: the reference does not show which 2xx each operation answers. */
+  /** The success status: v1.3.0 does not document which 2xx each operation answers. */
   status: number;
   /** Requests sent for this call: more than 1 after waiting out a 429's `Retry-After`. */
   attempts: number;
   /** The `Idempotency-Key` sent (every `POST`, `PATCH` and `PUT` of a resource endpoint has one). */
   idempotencyKey: string | undefined;
-  /** The response headers. The names of this surface's rate-limit headers are not shown in the reference, so none is parsed. */
+  /** The response headers. The names of this API's rate-limit headers are not documented in v1.3.0, so none is parsed. */
   headers: Headers;
 }
 
@@ -17,7 +17,7 @@ export interface RateLimitState {
   /** Requests per minute: 100 per key, 400 for allowlisted partner accounts. */
   limit: number | undefined;
   remaining: number | undefined;
-  /** As the service sent it: its format (epoch time or seconds) is not shown in the reference, so it is not interpreted. */
+  /** As the service sent it: its format (epoch time or seconds) is not documented in v1.3.0, so it is not interpreted. */
   reset: string | undefined;
 }
 

@@ -47,7 +47,7 @@ export interface ListOptions extends RequestOptions {
 }
 
 export interface MetricsHistoryOptions extends RequestOptions {
-  /** The span of history. Its type, default and range are not shown in the reference. */
+  /** The span of history. Its type, default and range are not documented in v1.3.0. */
   days?: operations["getPostMetricsHistory"]["parameters"]["query"] extends infer Q ? (Q extends { days?: infer D } ? D : never) : never;
   /** How many entries, at most 500. */
   limit?: number | undefined;
