@@ -99,7 +99,8 @@ describe.each(references)("the $api reference's samples", ({ api, description })
 
   if (!ops.length) return;
 
-  it.each(ops)("curl: $operationId gets the documented answer", async (operation) => {
+  // curl and Python run in processes of their own: several at once.
+  it.concurrent.each(ops)("curl: $operationId gets the documented answer", async (operation) => {
     const { stdout } = await run("sh", [file(operation.operationId, "sh")], { env: { ...process.env, ...sandboxEnv, CURL_HOME: curlHome } });
     const at = stdout.lastIndexOf(marker);
     expect(at, `curl printed no status: ${stdout}`).toBeGreaterThan(-1);
@@ -110,7 +111,7 @@ describe.each(references)("the $api reference's samples", ({ api, description })
     check(api, operation, status, body, "curl");
   });
 
-  it.each(ops)("Python: $operationId gets the documented answer", async (operation) => {
+  it.concurrent.each(ops)("Python: $operationId gets the documented answer", async (operation) => {
     const { stdout } = await run("python3", [file(operation.operationId, "py")], { env: { ...process.env, ...sandboxEnv } });
     const [, status, body] = /^(\d{3}) ([\s\S]*)\n$/.exec(stdout) ?? [];
     check(api, operation, Number(status), status && Number(status) >= 300 ? "" : (body ?? ""), "Python");
