@@ -11,7 +11,10 @@ const references = await surfaces();
 /** Every extension name the descriptions use (`x-credits`, `x-not-shown`, …). */
 const extensions = new Set<string>();
 const collect = (node: unknown): void => {
-  if (Array.isArray(node)) return node.forEach(collect);
+  if (Array.isArray(node)) {
+    node.forEach(collect);
+    return;
+  }
   if (node === null || typeof node !== "object") return;
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith("x-")) extensions.add(key);

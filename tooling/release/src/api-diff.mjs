@@ -23,15 +23,19 @@ export function releasedApis(releasedDir = RELEASED_DIR) {
 /** @param {readonly (string | number)[]} path */
 const pointer = (path) => path.map((/** @type {string | number} */ s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 
+/** @param {readonly (string | number)[]} path whether the change is to a description or a summary, which are prose. */
+const prose = (path) => ["description", "summary"].includes(String(path.at(-1)));
+
 /**
- * Every difference between two descriptions, in words, with api-smart-diff's classification.
+ * Every difference between two descriptions, in words, with api-smart-diff's classification (prose is an annotation).
  * @param {unknown} before
  * @param {unknown} after
  */
 export function diffDescriptions(before, after) {
   const diffs = apiDiff(before, after);
   return diffs.map((d) => ({
-    type: d.type,
+    // Prose: api-smart-diff calls a new description of a component response breaking, which no consumer can feel.
+    type: prose(d.path) ? "annotation" : d.type,
     action: d.action,
     path: `#/${pointer(d.path)}`,
     description: d.description ?? `[${d.action}] #/${pointer(d.path)}`,

@@ -21,6 +21,23 @@ it("the built descriptions make no breaking change without a major changeset for
   expect(ok, report).toBe(true);
 });
 
+it("reads a new description of a component response as prose, not as a breaking change", () => {
+  const dir = tempDir("api-diff-prose");
+  try {
+    for (const d of ["released", "dist", "changesets"]) mkdirSync(join(dir, d));
+    copyFileSync(join(RELEASED_DIR, "scraper.json"), join(dir, "released", "scraper.json"));
+    const doc = JSON.parse(readFileSync(join(RELEASED_DIR, "scraper.json"), "utf8"));
+    doc.components.responses.RateLimited.description = "Reworded for integrators.";
+    writeFileSync(join(dir, "dist", "scraper.json"), JSON.stringify(doc));
+    const result = checkApiChanges({ distDir: join(dir, "dist"), releasedDir: join(dir, "released"), changesetDir: join(dir, "changesets") });
+    expect(result.breaking).toEqual([]);
+    expect(result.report).toContain("annotation: [replace] #/components/responses/RateLimited/description");
+    expect(result.ok).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe("a fixture: the scraper baseline with an operation removed and a new required request field", () => {
   const dir = tempDir("api-diff");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
