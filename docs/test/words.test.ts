@@ -79,7 +79,7 @@ describe.each(htmlPages)("%s", (page) => {
 
 /** The strings Redoc shows from a description: titles, summaries, descriptions, example summaries, tag names. */
 function shown(node: unknown, found: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((item) => shown(item, found));
+  if (Array.isArray(node)) for (const item of node) shown(item, found);
   else if (node && typeof node === "object") {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith("x-") && key !== "x-codeSamples") continue;
