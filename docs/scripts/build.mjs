@@ -12,7 +12,7 @@ import { apiMarkdown, readDeclarations, symbolLinks } from "./api-docs.mjs";
 import { changelogMarkdown } from "./changelog.mjs";
 import { errorsMarkdown, errorsPage } from "./errors.mjs";
 import { llmsFull, llmsIndex } from "./llms.mjs";
-import { renderMarkdown } from "./pages.mjs";
+import { firstParagraph, renderMarkdown } from "./pages.mjs";
 import { buildReference, renderCopy } from "./reference.mjs";
 import { languages, samplesFor } from "./samples.mjs";
 import { pageSections, searchIndexScript } from "./search.mjs";
@@ -123,7 +123,7 @@ async function buildPages(modules, links) {
   await Promise.all(
     rendered.map(async (entry, index) => {
       const { page, root, title, html, toc, markdown } = entry;
-      const summary = /^(?!#|<|\||-|`)(.+)$/m.exec(markdown)?.[1] ?? title;
+      const summary = firstParagraph(markdown) || title;
       const values = {
         title: escapeHtml(title),
         summary: escapeHtml(summary.replace(/[`*_[\]]|\(.*?\)/g, "")),

@@ -1,11 +1,17 @@
 // llms.txt (https://llmstxt.org): an index of the site for language models, and llms-full.txt, the guides and the
 // references as one Markdown text: every operation with its description and its curl sample, gaps included.
 import { errorsPage } from "./errors.mjs";
-import { expandMarkers } from "./pages.mjs";
+import { expandMarkers, firstParagraph } from "./pages.mjs";
 import { notDocumented, withoutGapSentences } from "./not-shown.mjs";
 import { operations } from "./site.mjs";
 
-const firstParagraph = (markdown) => /^(?!#|<|\||-|`|\s*$)(.+(?:\n(?!\s*$).+)*)/m.exec(markdown)?.[1].replace(/\s*\n\s*/g, " ") ?? "";
+/** A page's Markdown with its relative links rebased on the site's root (where llms.txt is), pointing at the HTML pages. */
+function rebased(markdown, page) {
+  return markdown.replace(/\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)/gi, (_match, href) => {
+    const url = new URL(href, `file:///site/${page}`);
+    return `](${url.pathname.slice("/site/".length).replace(/\.md$/, ".html")}${url.hash})`;
+  });
+}
 
 /** The index: what the site has, with one line each. */
 export function llmsIndex({ references, rendered, published }) {
@@ -17,11 +23,13 @@ export function llmsIndex({ references, rendered, published }) {
     "",
     `> ${scraper?.info.summary ?? ""}`,
     "",
-    firstParagraph(page("index.html").markdown),
+    rebased(firstParagraph(page("index.html").markdown), "index.html"),
     "",
     "## Guides",
     "",
-    ...rendered.filter(({ page: path }) => path.startsWith("guides/")).map(({ page: path, title, markdown }) => line(path, title, firstParagraph(markdown))),
+    ...rendered
+      .filter(({ page: path }) => path.startsWith("guides/"))
+      .map(({ page: path, title, markdown }) => line(path, title, rebased(firstParagraph(markdown), path))),
     "",
     "## API reference",
     "",
@@ -60,6 +68,6 @@ function referenceMarkdown({ title, description }, samples) {
 /** Everything, as one Markdown text. */
 export async function llmsFull({ references, rendered, allSamples }) {
   const pages = rendered.filter(({ page }) => page === "index.html" || page.startsWith("guides/") || page === errorsPage);
-  const parts = await Promise.all(pages.map(({ markdown }) => expandMarkers(markdown, references)));
+  const parts = await Promise.all(pages.map(async ({ page, markdown }) => rebased(await expandMarkers(markdown, references), page)));
   return [...parts, ...references.map((surface) => referenceMarkdown(surface, allSamples.get(surface.api)))].join("\n\n---\n\n");
 }

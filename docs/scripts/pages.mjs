@@ -12,6 +12,10 @@ import { distDir, docsDir, escapeHtml } from "./site.mjs";
 
 const marker = /^<!-- (?:(snippet|example|not-documented|sample|output): ([\w/ .-]+?)|references) -->\s*$/;
 
+/** A page's first paragraph of prose, on one line (for its summary in the page's head and in llms.txt). */
+export const firstParagraph = (markdown) =>
+  /^(?!#|<|\||[-*] |```|\s*$)(.+(?:\n(?!\s*$).+)*)/m.exec(markdown)?.[1].replace(/\s*\n\s*/g, " ") ?? "";
+
 /** The outputs a snippet's comments promise, in order: `console.log(…); // → 404 PROFILE_NOT_FOUND true`. */
 export const promisedOutput = (source) => [...source.matchAll(/console\.log\(.*\);[ \t]*\/\/ → (.+)$/gm)].map((match) => match[1].trim());
 

@@ -168,6 +168,22 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
   }
 });
 
+describe.each(staticPages)("%s", (path) => {
+  it("has heading anchors, on-page contents and previous/next links", async () => {
+    const { page, problems } = await open(contexts.get("desktop-light") as BrowserContext, path);
+    const headings = await page.$$eval(".doc :is(h2, h3)[id]", (list) =>
+      list.map((heading) => ({ id: heading.id, anchor: heading.querySelector("a.anchor")?.getAttribute("href") })),
+    );
+    expect(headings.filter(({ id, anchor }) => anchor !== `#${id}`)).toEqual([]);
+    const contents = await page.$$eval(".toc a", (links) => links.map((link) => link.getAttribute("href")));
+    if (headings.length >= 2) expect(contents).toEqual(headings.map(({ id }) => `#${id}`));
+    const pager = await page.$$eval(".pager a", (links) => links.map((link) => link.getAttribute("rel")));
+    expect(pager).toEqual(path === staticPages[0] ? ["next"] : path === staticPages.at(-1) ? ["prev"] : ["prev", "next"]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe("links", () => {
   const context = () => contexts.get("desktop-light") as BrowserContext;
   // Reference pages opened to check routes, one per file however many links point into it.

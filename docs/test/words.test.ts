@@ -2,7 +2,7 @@
 // repository's file paths or the language the descriptions are written in ("not shown", "stays open"); every gap reads
 // as the one callout, "Not documented in v1.3.0: …". The reference pages are checked on what Redoc renders: the
 // descriptions, summaries and titles of the copy embedded in the page.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { distDir, surfaces } from "../scripts/site.mjs";
 
@@ -111,8 +111,15 @@ describe.each(references)("$page", ({ page }) => {
 });
 
 describe.each(["llms.txt", "llms-full.txt"])("%s", (file) => {
+  const text = readFileSync(`${distDir}/${file}`, "utf8");
+
   it("shows no extension name, file path or authoring language", () => {
-    const text = readFileSync(`${distDir}/${file}`, "utf8").replace(/```[\s\S]*?```/g, " ");
-    expect(jargon(text)).toEqual([]);
+    expect(jargon(text.replace(/```[\s\S]*?```/g, " "))).toEqual([]);
+  });
+
+  it("links to pages that exist", () => {
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map(([, href]) => href as string).filter((href) => !/^[a-z]+:/.test(href));
+    if (file === "llms.txt") expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((href) => !existsSync(`${distDir}/${href}`))).toEqual([]);
   });
 });
