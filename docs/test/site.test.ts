@@ -258,7 +258,7 @@ describe("links", () => {
 });
 
 describe.each(references)("$page", ({ api, page: path, description }) => {
-  it("shows every operation with its summary, path and request samples, and every gap as one note", async () => {
+  it("shows every operation with its summary, path and request samples (each code block with its copy button), and every gap as one note", async () => {
     const { page, problems } = await open(contexts.get("desktop-light") as BrowserContext, path);
     await redocReady(page);
     const missing: string[] = [];
@@ -272,6 +272,15 @@ describe.each(references)("$page", ({ api, page: path, description }) => {
         .waitForFunction((line) => document.querySelector("#redoc")?.textContent?.includes(line), (sample.split("\n")[0] as string).slice(0, 40), { timeout: 30_000 })
         .then(() => true, () => false);
       if (!curlShown) missing.push(`${op.operationId}: no curl sample`);
+      // Every code block Redoc shows (samples, example bodies) has its copy button beside it.
+      const bare = await page.$$eval("#redoc pre", (blocks) =>
+        blocks.filter((block) => ![1, 2, 3, 4].some((up) => {
+          let node: Element | null = block;
+          for (let step = 0; step < up; step++) node = node?.parentElement ?? null;
+          return node?.querySelector("button");
+        })).length,
+      );
+      if (bare) missing.push(`${op.operationId}: ${bare} code block(s) without a copy button`);
     }
     expect(missing).toEqual([]);
     for (const tag of description.tags ?? []) {
