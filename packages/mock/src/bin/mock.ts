@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
-import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 
 const usage =
@@ -62,23 +61,32 @@ const mock = await startMock(options).catch((error: Error) => {
   return process.exit(1);
 });
 
-const prism = createRequire(import.meta.url)("@stoplight/prism-http/package.json") as { version: string };
+const { prismVersion } = await import("../prism.js");
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
-console.log(`Content Scraper sandbox on Prism ${prism.version}, serving ${mode}:`);
+console.log(`Content Scraper sandbox on Prism ${prismVersion}, serving ${mode}:`);
 for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);
 console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
 
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1); // a second signal: stop now
-    stopping = true;
-    mock.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  });
+function stop(): void {
+  if (stopping) process.exit(1); // a second signal: stop now
+  stopping = true;
+  mock.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+
+// Run by a package manager (`npx content-scraper-mock`, `pnpm mock`), the sandbox is the child of a shell that the
+// package manager signals and that does not pass the signal on: when that parent goes, the sandbox stops with it
+// instead of serving on as an orphan.
+if (process.env.npm_command || process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 250).unref();
 }
