@@ -28,7 +28,8 @@ export { JSONSchemaFaker };
 // converts Postman collections too (the sandbox reads OpenAPI only), and @faker-js/faker's every locale (Prism's
 // generator uses the default, English).
 const replaced = {
-  "postman-collection": "module.exports = new Proxy({}, { get(_, name) { throw new Error(`postman-collection.${String(name)} is not bundled: the sandbox reads OpenAPI descriptions only`); } });",
+  "postman-collection":
+    'module.exports = new Proxy({}, { get(_, name) { throw new Error("postman-collection." + String(name) + " is not bundled: the sandbox reads OpenAPI descriptions only"); } });',
 };
 const aliases = { "@faker-js/faker": "@faker-js/faker/locale/en" };
 

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
+// content-scraper-mock <reset|advance|clock|balance|log|fault|faults> … (the control API of a running sandbox)
 import { parseArgs } from "node:util";
+import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
+import { SandboxControlError } from "../control/plane.js";
 
-const usage =
-  "usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]";
+const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]
+       content-scraper-mock <command> …
+
+${commandsUsage}`;
 
 /** A usage mistake: said in one line with the usage, exit status 2. */
 function refuse(message: string): never {
@@ -39,7 +44,19 @@ function parse(args: string[]) {
 }
 
 // `pnpm mock -- --port 4010` may hand the separator through.
-const values = parse(process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")));
+const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--"));
+const command = commandNames.find((name) => name === args[0]);
+if (command) {
+  try {
+    await runCommand(command, args.slice(1));
+    process.exit(0);
+  } catch (error) {
+    // A mistake in the call (SandboxControlError names the field) or no sandbox at the URL: one line, exit status 1.
+    console.error(`content-scraper-mock ${command}: ${error instanceof SandboxControlError ? `${error.field}: ` : ""}${(error as Error).message}`);
+    process.exit(error instanceof TypeError && "code" in error ? 2 : 1);
+  }
+}
+const values = parse(args);
 if (values.help) {
   console.log(usage);
   process.exit(0);
