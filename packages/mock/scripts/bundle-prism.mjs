@@ -32,6 +32,8 @@ const replaced = {
     'module.exports = new Proxy({}, { get(_, name) { throw new Error("postman-collection." + String(name) + " is not bundled: the sandbox reads OpenAPI descriptions only"); } });',
 };
 const aliases = { "@faker-js/faker": "@faker-js/faker/locale/en" };
+// Packages whose CommonJS build is a UMD wrapper, whose requires esbuild cannot see: their ES module build instead.
+const esModuleBuilds = ["jsonc-parser"];
 
 const stubs = {
   name: "sandbox-stubs",
@@ -39,6 +41,13 @@ const stubs = {
     const names = Object.keys(replaced).map((name) => name.replace(/[/.]/g, "\\$&"));
     context.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, ({ path }) => ({ path, namespace: "stub" }));
     context.onLoad({ filter: /.*/, namespace: "stub" }, ({ path }) => ({ contents: replaced[path], loader: "js" }));
+    for (const name of esModuleBuilds) {
+      context.onResolve({ filter: new RegExp(`^${name}$`) }, async ({ resolveDir, kind }) => {
+        const main = await context.resolve(`${name}/package.json`, { resolveDir, kind });
+        const { module } = JSON.parse(readFileSync(main.path, "utf8"));
+        return { path: join(dirname(main.path), module) };
+      });
+    }
     for (const [from, to] of Object.entries(aliases)) {
       context.onResolve({ filter: new RegExp(`^${from.replace(/[/.]/g, "\\$&")}$`) }, ({ resolveDir, kind }) => context.resolve(to, { resolveDir, kind }));
     }
@@ -51,8 +60,6 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // ES module builds first where a package has one: jsonc-parser's CommonJS build is UMD, whose requires esbuild cannot see.
-  mainFields: ["module", "main"],
   outfile: join(root, "dist/prism.js"),
   minify: true,
   legalComments: "none",
