@@ -14,8 +14,9 @@ export type { LogEntry, LogFilter } from "./control/log.js";
 export { type ClockState, type FaultSpec, type SandboxControl, SandboxControlError } from "./control/plane.js";
 export { controlPath } from "./control/routes.js";
 export { magicInputs } from "./scraper/magic.js";
-export { platformTokens } from "./platform/surface.js";
-export { legacyKeys } from "./platform-legacy/surface.js";
+export { connectKeySuffixes } from "./connect/surface.js";
+export { platformIds, platformTokens } from "./platform/surface.js";
+export { legacyKeys, legacyNotFoundId } from "./platform-legacy/surface.js";
 export { sandboxKeys } from "./scraper/keys.js";
 
 export interface MockOptions {
