@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BodyTooLarge, describeRefusal, describeTooLarge, type Logger, type RedirectRefusal, retryOn429, type SendConfig, send } from "../src/index.js";
 import { answer, hostile, startServer } from "./server.js";
@@ -266,6 +267,24 @@ describe("bodies", () => {
   it("reads a compressed body within the limit, decoded", async () => {
     server.script(hostile.bomb("gzip", 10_000));
     expect((await send(small, post(), { name: "op" })).text).toBe("\0".repeat(10_000));
+  });
+
+  it("reads no byte past a declared content-length (what lets a plain body within the limit be read whole)", async () => {
+    // A raw socket: node:http would refuse to send more than it declared.
+    const liar = createNetServer((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n");
+        socket.end(Buffer.alloc(4 * 1024 * 1024, 0x61));
+      });
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => liar.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = liar.address() as AddressInfo;
+      expect((await send(small, { url: `http://127.0.0.1:${port}/x`, method: "GET" }, { name: "op" })).text).toBe("a".repeat(10));
+    } finally {
+      liar.close();
+    }
   });
 
   it("counts the timeout over the whole body", async () => {
