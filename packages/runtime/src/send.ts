@@ -1,4 +1,4 @@
-import { type BodyTooLarge, readBody } from "./body.js";
+import { type BodyTooLarge, readableWhole, readBody } from "./body.js";
 import { deadline } from "./deadline.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
@@ -103,8 +103,10 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     let response: Response;
     let text: string;
     try {
-      response = await follow(config, { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body }, timer.signal, call);
-      const body = await readBody(response, config.maxResponseBytes);
+      const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
+      response = await fetchHop(config, hop, timer.signal);
+      if (!isFinal(response)) response = await follow(config, response, hop, timer.signal, call);
+      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes);
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
@@ -132,14 +134,19 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
   }
 }
 
-/** One attempt's fetch, with `redirect: "manual"` and the redirect policy of `nextHop` applied to every answer. */
-async function follow(config: SendConfig, first: Hop, signal: AbortSignal | undefined, call: SendOptions): Promise<Response> {
+/** One request of an attempt: fetch never follows a redirect itself, `follow` decides. */
+function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined): Promise<Response> {
+  return config.fetch(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" });
+}
+
+/** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
+const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);
+
+/** Applies the redirect policy of `nextHop` to `response` and to every answer after it, until one is final. */
+async function follow(config: SendConfig, response: Response, first: Hop, signal: AbortSignal | undefined, call: SendOptions): Promise<Response> {
+  const origin = new URL(first.url).origin;
   let hop = first;
   for (let followed = 0; ; followed++) {
-    const response = await config.fetch(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" });
-    // The hot path: a final answer from the fetch we asked for (no 3xx, not followed by a custom fetch).
-    if (!response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400)) return response;
-    const origin = new URL(first.url).origin;
     const landed = response.redirected ? new URL(response.url).origin : origin;
     const next =
       landed === origin ? nextHop(response, hop, origin, followed) : { status: 0, fromOrigin: origin, toOrigin: landed, reason: "cross-origin" as const };
@@ -148,6 +155,8 @@ async function follow(config: SendConfig, first: Hop, signal: AbortSignal | unde
     if (isRefusal(next)) throw new Refused(config.errors.redirect(call, next));
     config.logger.debug?.(`${config.label}: ${call.name} followed a ${response.status} redirect on ${origin}`, call.logDetails);
     hop = next;
+    response = await fetchHop(config, hop, signal);
+    if (isFinal(response)) return response;
   }
 }
 
