@@ -1,3 +1,5 @@
+import { setTimer } from "./timers.js";
+
 /** A timeout joined with the caller's signal, as `deadline` makes it. */
 export interface Deadline {
   /** Aborts on the caller's signal or when the time is up; `undefined` when there is neither. */
@@ -17,7 +19,7 @@ export function deadline(timeoutMs: number | undefined, userSignal: AbortSignal 
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(userSignal?.reason);
-  const timer = setTimeout(() => {
+  const cancel = setTimer(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
@@ -27,7 +29,7 @@ export function deadline(timeoutMs: number | undefined, userSignal: AbortSignal 
     signal: controller.signal,
     timedOut: () => timedOut,
     clear() {
-      clearTimeout(timer);
+      cancel();
       userSignal?.removeEventListener("abort", onAbort);
     },
   };

@@ -24,11 +24,11 @@ export function buildUrl(baseUrl: string, path: string, pathParams: Record<strin
 
 /**
  * The parts of a fetch `Request` (as openapi-fetch hands it to a custom fetch), body read once so it can be re-sent.
- * Its redirect mode goes along: a caller's `redirect: "manual"` must not turn into a request to the redirect's host.
+ * A caller's `redirect: "manual"` keeps a redirect as the answer; otherwise the clients' own policy applies.
  */
 export async function outgoingFrom(request: Request): Promise<Outgoing> {
   const body = request.body ? await request.arrayBuffer() : undefined;
-  return { url: request.url, method: request.method, headers: request.headers, body, redirect: request.redirect };
+  return { url: request.url, method: request.method, headers: request.headers, body, keepRedirect: request.redirect === "manual" };
 }
 
 /** A fresh response over a body already read, for a caller (such as openapi-fetch) that reads the body itself. */
@@ -44,4 +44,14 @@ export function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A success's JSON, `undefined` for an empty body; a body that is not JSON (HTML from a proxy, a truncated answer)
+ * throws `fail()`, the client's typed error, rather than letting a `SyntaxError` out (openapi-fetch would throw one).
+ */
+export function successJson(text: string, fail: () => Error): unknown {
+  const value = parseJson(text);
+  if (value === undefined && text.trim() !== "") throw fail();
+  return value;
 }

@@ -24,9 +24,9 @@ describe("openapi-fetch adapters", () => {
     expect((await outgoingFrom(new Request("https://h/x"))).body).toBeUndefined();
   });
 
-  it("outgoingFrom keeps the caller's redirect mode", async () => {
-    expect((await outgoingFrom(new Request("https://h/x", { redirect: "manual" }))).redirect).toBe("manual");
-    expect((await outgoingFrom(new Request("https://h/x"))).redirect).toBe("follow");
+  it("outgoingFrom keeps a redirect as the answer only when the caller asks", async () => {
+    expect((await outgoingFrom(new Request("https://h/x", { redirect: "manual" }))).keepRedirect).toBe(true);
+    expect((await outgoingFrom(new Request("https://h/x"))).keepRedirect).toBe(false);
   });
 
   it("responseFrom keeps status and headers; an empty body stays null (204 allows no body)", async () => {
