@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { apiDiff } from "api-smart-diff";
+import { normalizeDescription } from "./normalize.mjs";
 import { ROOT } from "./packages.mjs";
 
 export const SPEC_PACKAGE = "@content-scraper/spec";
@@ -29,7 +30,7 @@ const pointer = (path) => path.map((/** @type {string | number} */ s) => String(
  * @param {unknown} after
  */
 export function diffDescriptions(before, after) {
-  const diffs = apiDiff(before, after);
+  const diffs = apiDiff(normalizeDescription(before), normalizeDescription(after));
   return diffs.map((d) => ({
     type: d.type,
     action: d.action,
@@ -54,6 +55,21 @@ export function pendingBumps(changesetDir = CHANGESET_DIR, packageName = SPEC_PA
 }
 
 /**
+ * The changes that pending changesets of the spec package acknowledge as corrections: a line
+ * `- correction \`#/json/pointer\`: why` names one change the differ classifies as breaking but that only describes what
+ * the service already did (a parameter it always required, a value it always refused). By pointer, with its changeset.
+ */
+export function pendingCorrections(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
+  /** @type {Map<string, string>} */
+  const corrections = new Map();
+  for (const { file } of pendingBumps(changesetDir, packageName)) {
+    const text = readFileSync(join(changesetDir, file), "utf8");
+    for (const m of text.matchAll(/^\s*-\s*correction\s+`(#[^`]*)`\s*:\s*\S/gm)) corrections.set(m[1] ?? "", file);
+  }
+  return corrections;
+}
+
+/**
  * Compares every released API with its build. Returns the changes per API, the report in words and
  * whether the policy holds (no breaking change, or a major changeset for the spec package).
  */
@@ -68,7 +84,10 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
     const after = JSON.parse(readFileSync(builtPath, "utf8"));
     return { api, changes: diffDescriptions(before, after) };
   });
-  const breaking = results.flatMap((r) => r.changes.filter((c) => c.type === "breaking").map((c) => ({ api: r.api, ...c })));
+  const acknowledged = pendingCorrections(changesetDir);
+  const flagged = results.flatMap((r) => r.changes.filter((c) => c.type === "breaking").map((c) => ({ api: r.api, ...c })));
+  const corrections = flagged.filter((c) => acknowledged.has(c.path));
+  const breaking = flagged.filter((c) => !acknowledged.has(c.path));
   const majors = pendingBumps(changesetDir).filter((b) => b.bump === "major");
   const ok = breaking.length === 0 || majors.length > 0;
 
@@ -76,9 +95,13 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
   for (const { api, changes } of results) {
     lines.push(`## ${api}`, "");
     if (changes.length === 0) lines.push("No changes.");
-    for (const c of changes) lines.push(`- ${c.type}: ${c.description} (${c.path})`);
+    for (const c of changes) {
+      const type = c.type === "breaking" && acknowledged.has(c.path) ? `breaking, a correction (${acknowledged.get(c.path)})` : c.type;
+      lines.push(`- ${type}: ${c.description} (${c.path})`);
+    }
     lines.push("");
   }
+  if (corrections.length > 0) lines.push(`${corrections.length} change(s) classified as breaking are acknowledged as corrections by a pending changeset.`, "");
   if (breaking.length === 0) lines.push("Verdict: no breaking change.");
   else if (majors.length > 0)
     lines.push(`Verdict: ${breaking.length} breaking change(s), released as a major of ${SPEC_PACKAGE} (${majors.map((m) => m.file).join(", ")}).`);
@@ -87,5 +110,5 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
       `Verdict: FAIL. ${breaking.length} breaking change(s) and no changeset bumping ${SPEC_PACKAGE} by major. ` +
         "Undo them, or add one with `pnpm changeset` (major for @content-scraper/spec).",
     );
-  return { ok, results, breaking, majors, report: `${lines.join("\n")}\n` };
+  return { ok, results, breaking, corrections, majors, report: `${lines.join("\n")}\n` };
 }
