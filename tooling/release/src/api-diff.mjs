@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { apiDiff } from "api-smart-diff";
+import { contractExtensionChanges } from "./contract-extensions.mjs";
 import { normalizeDescription } from "./normalize.mjs";
 import { ROOT } from "./packages.mjs";
 
@@ -30,13 +31,16 @@ const pointer = (path) => path.map((/** @type {string | number} */ s) => String(
  * @param {unknown} after
  */
 export function diffDescriptions(before, after) {
-  const diffs = apiDiff(normalizeDescription(before), normalizeDescription(after));
-  return diffs.map((d) => ({
+  const [from, to] = [normalizeDescription(before), normalizeDescription(after)];
+  const rules = contractExtensionChanges(from, to);
+  const overridden = new Set(rules.map((c) => c.path));
+  const diffs = apiDiff(from, to).filter((d) => !overridden.has(`#/${pointer(d.path)}`));
+  return [...rules, ...diffs.map((d) => ({
     type: d.type,
     action: d.action,
     path: `#/${pointer(d.path)}`,
     description: d.description ?? `[${d.action}] #/${pointer(d.path)}`,
-  }));
+  }))];
 }
 
 /** The bump a pending changeset gives a package, or undefined. Parses the changeset front matter. */

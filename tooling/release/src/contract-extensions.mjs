@@ -1,0 +1,37 @@
+// A rule on top of api-smart-diff, which leaves vendor extensions unclassified: the extensions that carry the service's
+// rules (spec/extensions.md: prices, billing, paging, limits, key prefixes, retry classes, …) are read by generated
+// code, so any change to one is a change consumers feel, and is breaking unless the extension is new.
+
+/** The extensions that code reads (spec/extensions.md); `x-not-shown` and other prose are not among them. */
+export const CONTRACT_EXTENSIONS = new Set([
+  "x-request-body-limit", "x-timeout-seconds", "x-rate-limit", "x-rate-limits", "x-credits", "x-typical-duration-seconds",
+  "x-paging", "x-enrichment", "x-unknown-fields", "x-idempotency", "x-billing", "x-key-prefix", "x-rejected-key-prefixes",
+  "x-key-environments", "x-sensitive-scopes", "x-access-token", "x-pkce", "x-error-codes", "x-retry-backoff",
+]);
+
+const pointer = (/** @type {string[]} */ path) => `#/${path.map((s) => s.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
+
+/**
+ * Every changed or removed contract extension between two (normalized) descriptions, as breaking changes.
+ * @param {unknown} before
+ * @param {unknown} after
+ */
+export function contractExtensionChanges(before, after) {
+  /** @type {{ type: string, action: string, path: string, description: string }[]} */
+  const changes = [];
+  /** @param {unknown} a @param {unknown} b @param {string[]} path */
+  const walk = (a, b, path) => {
+    if (!a || typeof a !== "object") return;
+    for (const [key, value] of Object.entries(a)) {
+      const other = b && typeof b === "object" ? /** @type {Record<string, unknown>} */ (b)[key] : undefined;
+      if (CONTRACT_EXTENSIONS.has(key)) {
+        if (JSON.stringify(value) !== JSON.stringify(other)) {
+          const action = other === undefined ? "remove" : "replace";
+          changes.push({ type: "breaking", action, path: pointer([...path, key]), description: `[${action === "remove" ? "Removed" : "Changed"}] ${key}, a rule the clients read, at ${pointer(path)}` });
+        }
+      } else walk(value, other, [...path, key]);
+    }
+  };
+  walk(before, after, []);
+  return changes;
+}
