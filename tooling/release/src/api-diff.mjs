@@ -1,13 +1,18 @@
-// Breaking-change detection: each built description (spec/dist/<api>.json) against the description as
-// last released (spec/released/<api>.json), classified by api-smart-diff (OpenAPI 3.x aware:
-// breaking / non-breaking / annotation / unclassified / deprecated). The only rule written here is
-// the policy: a breaking change needs a pending changeset that bumps @content-scraper/spec by major.
+// Breaking-change detection: each built description (spec/dist/<api>.json) against the description as last released
+// (spec/released/<api>.json). Both are normalized (normalize.mjs), api-smart-diff classifies every change (breaking /
+// non-breaking / annotation / unclassified / deprecated) over what differs (scoped-diff.mjs), and rules on top judge the
+// classes it gets wrong (consumer-rules.mjs, contract-extensions.mjs, security-requirements.mjs). The policy: a breaking
+// change needs a pending changeset that bumps @content-scraper/spec by major, or a correction line that acknowledges it.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { apiDiff } from "api-smart-diff";
 import { contractExtensionChanges } from "./contract-extensions.mjs";
-import { normalizeDescription } from "./normalize.mjs";
+import { pointer } from "./json-pointer.mjs";
+import { affectedPaths, conventions, normalizeDescription } from "./normalize.mjs";
 import { ROOT } from "./packages.mjs";
+import { scopedApiDiff } from "./scoped-diff.mjs";
+import { securityRequirementChanges } from "./security-requirements.mjs";
+
+/** @typedef {{ type: string, action: string, path: string, description: string, rule?: string, differ?: string }} Change */
 
 export const SPEC_PACKAGE = "@content-scraper/spec";
 export const DIST_DIR = join(ROOT, "spec/dist");
@@ -22,26 +27,38 @@ export function releasedApis(releasedDir = RELEASED_DIR) {
     .sort();
 }
 
-/** @param {readonly (string | number)[]} path */
-const pointer = (path) => path.map((/** @type {string | number} */ s) => String(s).replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
-
 /**
- * Every difference between two descriptions, in words, with api-smart-diff's classification.
- * @param {unknown} before
- * @param {unknown} after
+ * Every difference between two descriptions, in words, classified: `type` is the verdict (a rule's, named in `rule`, where
+ * one judges the change), `differ` api-smart-diff's own.
+ * @param {Record<string, any>} before
+ * @param {Record<string, any>} after
+ * @returns {Change[]}
  */
 export function diffDescriptions(before, after) {
-  const [from, to] = [normalizeDescription(before), normalizeDescription(after)];
-  const rules = contractExtensionChanges(from, to);
+  // A convention on either side is compared as a component: one that an operation starts to use is not removed.
+  const scope = { only: affectedPaths(before, after), kept: new Set([...conventions(before), ...conventions(after)]) };
+  const [from, to] = [normalizeDescription(before, scope), normalizeDescription(after, scope)];
+  const rules = [...contractExtensionChanges(from, to), ...securityRequirementChanges(before, after)];
   const overridden = new Set(rules.map((c) => c.path));
-  const diffs = apiDiff(from, to).filter((d) => !overridden.has(`#/${pointer(d.path)}`));
+  const diffs = scopedApiDiff(from, to).filter((d) => !overridden.has(pointer(d.path)));
   return [...rules, ...diffs.map((d) => ({
     type: d.type,
+    differ: d.differ,
+    ...(d.rule && { rule: d.rule }),
     action: d.action,
-    path: `#/${pointer(d.path)}`,
-    description: d.description ?? `[${d.action}] #/${pointer(d.path)}`,
+    path: pointer(d.path),
+    description: d.description ?? `[${d.action}] ${pointer(d.path)}`,
   }))];
 }
+
+/**
+ * The changes the gate holds against a release: those classified breaking that no pending changeset acknowledges as a
+ * correction (by pointer).
+ * @template {{ type: string, path: string }} C
+ * @param {C[]} changes
+ * @param {ReadonlyMap<string, string>} [acknowledged]
+ */
+export const gateBreaking = (changes, acknowledged = new Map()) => changes.filter((c) => c.type === "breaking" && !acknowledged.has(c.path));
 
 /** The bump a pending changeset gives a package, or undefined. Parses the changeset front matter. */
 export function pendingBumps(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
@@ -82,16 +99,18 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
   const results = apis.map((api) => {
     const builtPath = join(distDir, `${api}.json`);
     if (!existsSync(builtPath)) {
-      return { api, changes: [{ type: "breaking", action: "remove", path: "#", description: `[Removed] the whole ${api} description` }] };
+      /** @type {Change[]} */
+      const changes = [{ type: "breaking", action: "remove", path: "#", description: `[Removed] the whole ${api} description` }];
+      return { api, changes };
     }
     const before = JSON.parse(readFileSync(join(releasedDir, `${api}.json`), "utf8"));
     const after = JSON.parse(readFileSync(builtPath, "utf8"));
     return { api, changes: diffDescriptions(before, after) };
   });
   const acknowledged = pendingCorrections(changesetDir);
-  const flagged = results.flatMap((r) => r.changes.filter((c) => c.type === "breaking").map((c) => ({ api: r.api, ...c })));
+  const flagged = results.flatMap((r) => gateBreaking(r.changes).map((c) => ({ api: r.api, ...c })));
   const corrections = flagged.filter((c) => acknowledged.has(c.path));
-  const breaking = flagged.filter((c) => !acknowledged.has(c.path));
+  const breaking = results.flatMap((r) => gateBreaking(r.changes, acknowledged).map((c) => ({ api: r.api, ...c })));
   const majors = pendingBumps(changesetDir).filter((b) => b.bump === "major");
   const ok = breaking.length === 0 || majors.length > 0;
 
@@ -100,7 +119,8 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
     lines.push(`## ${api}`, "");
     if (changes.length === 0) lines.push("No changes.");
     for (const c of changes) {
-      const type = c.type === "breaking" && acknowledged.has(c.path) ? `breaking, a correction (${acknowledged.get(c.path)})` : c.type;
+      const by = c.rule ? ` (the ${c.rule} rule)` : "";
+      const type = c.type === "breaking" && acknowledged.has(c.path) ? `breaking${by}, a correction (${acknowledged.get(c.path)})` : `${c.type}${by}`;
       lines.push(`- ${type}: ${c.description} (${c.path})`);
     }
     lines.push("");

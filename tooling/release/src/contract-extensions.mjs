@@ -1,6 +1,7 @@
 // A rule on top of api-smart-diff, which leaves vendor extensions unclassified: the extensions that carry the service's
 // rules (spec/extensions.md: prices, billing, paging, limits, key prefixes, retry classes, …) are read by generated
 // code, so any change to one is a change consumers feel, and is breaking unless the extension is new.
+import { pointer } from "./json-pointer.mjs";
 
 /** The extensions that code reads (spec/extensions.md); `x-not-shown` and other prose are not among them. */
 export const CONTRACT_EXTENSIONS = new Set([
@@ -9,7 +10,6 @@ export const CONTRACT_EXTENSIONS = new Set([
   "x-key-environments", "x-sensitive-scopes", "x-access-token", "x-pkce", "x-error-codes", "x-retry-backoff",
 ]);
 
-const pointer = (/** @type {string[]} */ path) => `#/${path.map((s) => s.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
 
 /**
  * Every changed or removed contract extension between two (normalized) descriptions, as breaking changes.
@@ -17,7 +17,7 @@ const pointer = (/** @type {string[]} */ path) => `#/${path.map((s) => s.replace
  * @param {unknown} after
  */
 export function contractExtensionChanges(before, after) {
-  /** @type {{ type: string, action: string, path: string, description: string }[]} */
+  /** @type {{ type: string, action: string, path: string, rule: string, description: string }[]} */
   const changes = [];
   /** @param {unknown} a @param {unknown} b @param {string[]} path */
   const walk = (a, b, path) => {
@@ -27,7 +27,7 @@ export function contractExtensionChanges(before, after) {
       if (CONTRACT_EXTENSIONS.has(key)) {
         if (JSON.stringify(value) !== JSON.stringify(other)) {
           const action = other === undefined ? "remove" : "replace";
-          changes.push({ type: "breaking", action, path: pointer([...path, key]), description: `[${action === "remove" ? "Removed" : "Changed"}] ${key}, a rule the clients read, at ${pointer(path)}` });
+          changes.push({ type: "breaking", action, path: pointer([...path, key]), rule: "contract extension", description: `[${action === "remove" ? "Removed" : "Changed"}] ${key}, a rule the clients read, at ${pointer(path)}` });
         }
       } else walk(value, other, [...path, key]);
     }
