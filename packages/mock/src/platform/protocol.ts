@@ -114,7 +114,7 @@ function answerOf(served: Awaited<ReturnType<Documented>>): SurfaceResponse {
   return json(served.status, served.body, { "Content-Type": served.contentType });
 }
 
-/** The documented metadata, its example's origin (`https://api.example.com`) replaced by the one asked. */
+/** The documented metadata, its example's origin (`https://api.example.invalid`) replaced by the one asked. */
 function metadataAt(origin: string, served: Awaited<ReturnType<Documented>>): SurfaceResponse {
   const example = served.body as Record<string, unknown>;
   const from = new URL(String(example.issuer)).origin;
