@@ -4,12 +4,20 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkApiChanges, RELEASED_DIR, releasedApis } from "../src/api-diff.mjs";
+import { CONTRACT_EXTENSIONS } from "../src/contract-extensions.mjs";
 import { ROOT, tempDir } from "../src/packages.mjs";
 
 const REPORT = join(ROOT, "tooling/release/test-artifacts/api-changes.md");
 
 it("has a released baseline for every built description", () => {
   expect(releasedApis()).toEqual(["connect", "platform", "platform-legacy", "scraper"]);
+});
+
+it("holds every extension spec/extensions.md documents, but x-not-shown (prose), as a rule the clients read", () => {
+  const documented = readFileSync(join(ROOT, "spec/extensions.md"), "utf8").matchAll(/^\| `(x-[a-z-]+)`/gm);
+  const names = new Set([...documented].map((m) => m[1]));
+  names.delete("x-not-shown");
+  expect([...CONTRACT_EXTENSIONS].sort()).toEqual([...names].sort());
 });
 
 it("the built descriptions make no breaking change without a major changeset for @content-scraper/spec", () => {
