@@ -1,7 +1,7 @@
 import { createScraperClient } from "@content-scraper/client";
 
 const scraper = createScraperClient({
-  // Refunded errors wait 30 s, 60 s, 2 min, 4 min (with jitter); 429s wait exactly Retry-After.
+  // Refunded errors wait 30 s, 60 s, 2 min, 4 min (with jitter); 429s wait exactly Retry-After, up to maxRetryWaitMs.
   retry: { maxRetries: 2, maxDelayMs: 120_000 },
   // Per-call timeouts default to the description's: 60 s, or 90 s on videosite and socialnet.
   timeoutMs: 45_000,

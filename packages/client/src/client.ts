@@ -1,9 +1,9 @@
 import { outgoingFrom, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { ScraperInputError, ScraperResponseError } from "./errors.js";
-import { apiError, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange } from "./exchange.js";
+import { apiError, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange, scraperSendConfig } from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
-import { successMeta } from "./meta.js";
+import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
 import { checkNumber, resolveOptions, type ScraperClientOptions } from "./options.js";
 import { TokenBucket } from "./rate-limiter.js";
 import { focusedOperations, isOperationId, type OperationId, operation, platformsWith } from "./rules.js";
@@ -49,19 +49,15 @@ export class ScraperClient {
     const resolved = resolveOptions(options);
     this.baseUrl = resolved.baseUrl;
     this.#validateResponses = resolved.validateResponses;
-    this.#config = {
-      apiKey: resolved.apiKey,
-      baseUrl: resolved.baseUrl,
-      fetch: resolved.fetch,
-      timeoutMs: resolved.timeoutMs,
-      retry: resolved.retry,
-      bucket: resolved.rateLimit ? new TokenBucket(resolved.rateLimit.requestsPerMinute, resolved.rateLimit.burstSeconds) : null,
-      logger: resolved.logger,
-    };
+    const bucket = resolved.rateLimit ? new TokenBucket(resolved.rateLimit.requestsPerMinute, resolved.rateLimit.burstSeconds) : null;
+    this.#config = { apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, timeoutMs: resolved.timeoutMs, send: scraperSendConfig(resolved, bucket) };
     this.api = createClient<paths>({
       baseUrl: resolved.baseUrl,
       fetch: async (request) => {
-        const result = await this.#checked(await exchange(this.#config, await outgoingFrom(request), { signal: request.signal }));
+        const result = await exchange(this.#config, await outgoingFrom(request), { signal: request.signal });
+        // The same checks as the convenience methods: a documented success must be the envelope.
+        if (result.response.ok && result.rules) await this.#accepted(result);
+        else await this.#checked(result);
         // openapi-fetch reads the body itself; hand it a fresh response over the bytes already read.
         return responseFrom(result);
       },
@@ -113,7 +109,7 @@ export class ScraperClient {
     this.#operationId(platform, "Posts");
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
-    return unseen((cursor) => this.posts(platform, username, { ...rest, cursor } as unknown as PostsOptions<P>), seen);
+    return unseen(platform, (cursor) => this.posts(platform, username, { ...rest, cursor } as unknown as PostsOptions<P>), seen);
   }
 
   toJSON(): { baseUrl: string } {
@@ -152,9 +148,24 @@ export class ScraperClient {
       await this.#checked(result);
       throw apiError(result);
     }
-    const parsed = parseJson(result) as { data: Data } & Parameters<typeof successMeta>[0];
-    await this.#checked(result, parsed);
-    return { data: parsed.data, meta: successMeta(parsed, result.response.headers) };
+    const envelope = await this.#accepted(result);
+    return { data: envelope.data as Data, meta: successMeta(envelope, result.response.headers) };
+  }
+
+  /**
+   * A success's body: JSON, the description's schema with `validateResponses`, and in any case the success envelope
+   * (an object with `data`, `meta`, `request_id`, `upstream_calls`), else a `ScraperResponseError` naming the operation.
+   */
+  async #accepted(result: Exchange): Promise<SuccessEnvelope> {
+    const parsed = parseJson(result);
+    // Awaited only when it has work: an await costs the hot path a turn of the microtask queue.
+    if (this.#validateResponses) await this.#checked(result, parsed);
+    const problem = envelopeProblem(parsed);
+    if (problem === undefined) return parsed as SuccessEnvelope;
+    const operationId = result.rules?.operationId ?? "request";
+    throw new ScraperResponseError(`${operationId} answered ${result.response.status} with a body that is not the success envelope: ${problem.message}`, operationId, result.response.status, [
+      problem,
+    ]);
   }
 
   /** With `validateResponses`, a body that drifts from the description throws, naming the path. */

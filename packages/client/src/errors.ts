@@ -1,3 +1,4 @@
+import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
 import type { ErrorCode } from "./generated/scraper.operations.js";
 
 /** Base class of every error the client throws. */
@@ -32,7 +33,10 @@ export class ScraperConnectionError extends ScraperError {
   override name = "ScraperConnectionError";
 }
 
-/** A success response whose body is not the JSON the description promises (invalid JSON, or drift caught by `validateResponses`). */
+/**
+ * A response whose body is not the JSON the description promises: invalid JSON, a success that is not the envelope
+ * (`null`, an array, no `data` or `meta`), drift caught by `validateResponses`, or a body too large to read.
+ */
 export class ScraperResponseError extends ScraperError {
   override name = "ScraperResponseError";
   constructor(
@@ -42,6 +46,38 @@ export class ScraperResponseError extends ScraperError {
     readonly problems: ReadonlyArray<{ path: string; message: string; keyword: string }> = [],
   ) {
     super(message);
+  }
+}
+
+/**
+ * The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was
+ * abandoned. Not retried: whether the service billed the request is unknown.
+ */
+export class ScraperResponseTooLargeError extends ScraperResponseError {
+  override name = "ScraperResponseTooLargeError";
+  constructor(
+    operationId: string,
+    status: number,
+    /** The limit, what was counted, and how many bytes. */
+    readonly tooLarge: BodyTooLarge,
+  ) {
+    super(describeTooLarge(operationId, tooLarge), operationId, status);
+  }
+}
+
+/**
+ * The server redirected and the client refused to follow: to another origin (the description documents no redirect,
+ * so the key never leaves the base URL's origin), more than `maxRedirects` times, or to a target it cannot read.
+ * Names both origins, never a path or a query.
+ */
+export class ScraperRedirectError extends ScraperError {
+  override name = "ScraperRedirectError";
+  constructor(
+    readonly operationId: string,
+    /** The redirect's status, both origins, and why it was refused. */
+    readonly refusal: RedirectRefusal,
+  ) {
+    super(describeRefusal(operationId, refusal));
   }
 }
 

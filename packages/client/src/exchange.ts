@@ -1,18 +1,17 @@
-import { integerHeader, type Logger, type Outgoing, retryAfterMs, send } from "@content-scraper/runtime";
-import { ScraperApiError, ScraperConnectionError, ScraperTimeoutError } from "./errors.js";
+import { countHeader, type Outgoing, retryAfterMs, type SendConfig, type SendErrors, send } from "@content-scraper/runtime";
+import { ScraperApiError, ScraperConnectionError, ScraperRedirectError, ScraperResponseTooLargeError, ScraperTimeoutError } from "./errors.js";
+import type { ResolvedOptions } from "./options.js";
 import type { TokenBucket } from "./rate-limiter.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules, operationForPath } from "./rules.js";
+import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules, operationForPath } from "./rules.js";
 
 export type { Outgoing };
 
+/** What every exchange of a client shares: the key, the base URL, the client's timeout, and its one send config. */
 export interface ExchangeConfig {
   apiKey: string;
   baseUrl: string;
-  fetch: typeof fetch;
   timeoutMs: number | undefined;
-  retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
-  bucket: TokenBucket | null;
-  logger: Logger;
+  send: SendConfig;
 }
 
 export interface ExchangeOptions {
@@ -25,6 +24,49 @@ export interface Exchange {
   rules: OperationRules | undefined;
   response: Response;
   text: string;
+}
+
+/** The operation a call is named after (`send` names calls by operationId, or `METHOD /path` outside the table). */
+const rulesOf = (name: string): OperationRules | undefined => (isOperationId(name) ? operation(name) : undefined);
+
+/** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
+const scraperErrors: SendErrors = {
+  timeout: (call, timeoutMs) => new ScraperTimeoutError(rulesOf(call.name)?.operationId, timeoutMs),
+  connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
+  redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
+  tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
+};
+
+/**
+ * How a scraper client sends, built once per client: the key's pacing, and the description's retry rules
+ * (refunded errors with backoff, rate limits and busy refusals after exactly `Retry-After`, within `maxRetryWaitMs`).
+ */
+export function scraperSendConfig(options: ResolvedOptions, bucket: TokenBucket | null): SendConfig {
+  const { retry } = options;
+  return {
+    fetch: options.fetch,
+    logger: options.logger,
+    label: "scraper",
+    maxRetries: retry.maxRetries,
+    maxRetryWaitMs: options.maxRetryWaitMs,
+    maxResponseBytes: options.maxResponseBytes,
+    beforeAttempt: bucket ? (signal) => bucket.take(signal) : undefined,
+    afterResponse: bucket ? (response) => bucket.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
+    retryDelay: ({ response, text }, attempt, call) => {
+      const rules = rulesOf(call.name);
+      const error = apiError({ rules, response, text });
+      if (classify(rules, response.status, error.code).retry === "never") return undefined;
+      const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
+      return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
+    },
+    // Other calls wait out a 429 too, but only for a wait that is taken: a refused one would hold them past the limit.
+    beforeRetry: bucket
+      ? ({ response }, { delayMs }) => {
+          if (response.status === 429) bucket.pauseFor(delayMs);
+        }
+      : undefined,
+    errors: scraperErrors,
+  };
 }
 
 /** The service's error body, when the answer is one. */
@@ -53,7 +95,7 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
       optionalString(body?.message) ??
       `${rules?.operationId ?? "request"} failed with HTTP ${response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
     requestId: optionalString(body?.request_id),
-    creditsCharged: integerHeader(response.headers, "x-scraper-credits-charged"),
+    creditsCharged: countHeader(response.headers, "x-scraper-credits-charged"),
     billed,
     retryable: retry !== "never",
     retryAfterMs: retryAfterMs(response.headers),
@@ -66,41 +108,19 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
 
 /**
  * Sends a request with the key, under the client's pacing and the operation's timeout, and retries what the
- * description says to retry: refunded errors with backoff, rate limits and busy refusals after exactly
- * `Retry-After`. Billed errors and other 4xx come back at once. Timeouts and broken connections are not retried:
- * the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with the
- * other clients of the SDK.
+ * description says to retry. Billed errors and other 4xx come back at once. Timeouts and broken connections are not
+ * retried: the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with
+ * the other clients of the SDK, with its redirect policy and body limit.
  */
 export async function exchange(config: ExchangeConfig, outgoing: Outgoing, options: ExchangeOptions = {}): Promise<Exchange> {
   const path = outgoing.url.startsWith(config.baseUrl) ? outgoing.url.slice(config.baseUrl.length) : new URL(outgoing.url).pathname;
   const rules = operationForPath(path);
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-  const { bucket } = config;
-  const { response, text } = await send(
-    {
-      fetch: config.fetch,
-      logger: config.logger,
-      label: "scraper",
-      maxRetries: config.retry.maxRetries,
-      beforeAttempt: bucket ? (signal) => bucket.take(signal) : undefined,
-      afterResponse: bucket ? (response) => bucket.correct(integerHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
-      retryDelay: ({ response, text }, attempt) => {
-        const error = apiError({ rules, response, text });
-        if (classify(rules, response.status, error.code).retry === "never") return undefined;
-        const delayMs = error.retryAfterMs ?? backoffDelay(attempt, config.retry.baseDelayMs, config.retry.maxDelayMs);
-        if (response.status === 429) bucket?.pauseFor(delayMs);
-        return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
-      },
-      timeoutError: (_name, timeoutMs) => new ScraperTimeoutError(rules?.operationId, timeoutMs),
-      connectionError: (name, cause) => new ScraperConnectionError(`${name}: the connection failed or the response was cut off`, { cause }),
-    },
-    { ...outgoing, headers: { ...given, [apiKey.name]: config.apiKey } },
-    {
-      name: rules?.operationId ?? `${outgoing.method} ${path}`,
-      timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
-      signal: options.signal,
-      logDetails: { operationId: rules?.operationId },
-    },
-  );
+  const { response, text } = await send(config.send, { ...outgoing, headers: { ...given, [apiKey.name]: config.apiKey } }, {
+    name: rules?.operationId ?? `${outgoing.method} ${path}`,
+    timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
+    signal: options.signal,
+    logDetails: { operationId: rules?.operationId },
+  });
   return { rules, response, text };
 }

@@ -5,7 +5,9 @@ export {
   ScraperConnectionError,
   ScraperError,
   ScraperInputError,
+  ScraperRedirectError,
   ScraperResponseError,
+  ScraperResponseTooLargeError,
   ScraperTimeoutError,
 } from "./errors.js";
 export type { Logger } from "./logger.js";

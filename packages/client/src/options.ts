@@ -1,4 +1,4 @@
-import { checkApiKey, checkBaseUrl, checkNumber as checkNumberWith, env, isBrowser } from "@content-scraper/runtime";
+import { checkApiKey, checkBaseUrl, checkNumber as checkNumberWith, env, isBrowser, resolveLimits } from "@content-scraper/runtime";
 import { ScraperInputError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
@@ -19,6 +19,17 @@ export interface ScraperClientOptions {
     /** The backoff cap (default 300 000 ms, the description's). */
     maxDelayMs?: number | undefined;
   };
+  /**
+   * The longest wait before a retry: the description's backoff cap by default (300 000 ms, `x-retry-backoff`). A
+   * `Retry-After` asking for longer is not slept: the call fails at once with a retryable `ScraperApiError` carrying
+   * `retryAfterMs`, and you decide when to try again.
+   */
+  maxRetryWaitMs?: number | undefined;
+  /**
+   * The largest response body read, in bytes (default 16 MiB): the declared `content-length` before reading and the
+   * decoded bytes while reading, so a compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
+   */
+  maxResponseBytes?: number | undefined;
   /** Client-side pacing: one token bucket shared by all calls (default 120 per minute, the description's), or `false`. */
   rateLimit?: { requestsPerMinute: number } | false | undefined;
   /** Check every response body against the description (loads `@content-scraper/validators` on first use). */
@@ -34,6 +45,8 @@ export interface ResolvedOptions {
   baseUrl: string;
   timeoutMs: number | undefined;
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
+  maxRetryWaitMs: number;
+  maxResponseBytes: number;
   rateLimit: { requestsPerMinute: number; burstSeconds: number } | false;
   validateResponses: boolean;
   fetch: typeof fetch;
@@ -76,6 +89,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
       baseDelayMs: checkNumber("retry.baseDelayMs", options.retry?.baseDelayMs, retryBackoff.scheduleSeconds[0] * 1000),
       maxDelayMs: checkNumber("retry.maxDelayMs", options.retry?.maxDelayMs, retryBackoff.capSeconds * 1000),
     },
+    ...resolveLimits(options, retryBackoff.capSeconds * 1000, inputError),
     rateLimit:
       limit === false
         ? false

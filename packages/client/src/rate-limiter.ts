@@ -1,4 +1,4 @@
-import { abortReason } from "@content-scraper/runtime";
+import { abortReason, setTimer } from "@content-scraper/runtime";
 
 interface Waiter {
   resolve: () => void;
@@ -18,7 +18,7 @@ export class TokenBucket {
   #tokens: number;
   #updatedAt: number;
   #pausedUntil = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #cancelTimer: (() => void) | undefined;
   readonly #waiters: Waiter[] = [];
 
   constructor(
@@ -51,11 +51,14 @@ export class TokenBucket {
     });
   }
 
-  /** Aligns the bucket with what the service reports: never more tokens locally than it says remain. */
+  /**
+   * Aligns the bucket with what the service reports: never more tokens locally than it says remain. The count is
+   * clamped to what a bucket holds (0 to `capacity`), so no header can push the bucket below empty.
+   */
   correct(remaining: number | undefined): void {
     if (remaining === undefined) return;
     this.#refill();
-    this.#tokens = Math.min(this.#tokens, remaining);
+    this.#tokens = Math.min(this.#tokens, Math.max(0, Math.min(this.capacity, remaining)));
   }
 
   /** After a 429: no tokens until the service's `Retry-After` has passed. */
@@ -83,10 +86,10 @@ export class TokenBucket {
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
       waiter.resolve();
     }
-    if (this.#waiters.length === 0 || this.#timer) return;
+    if (this.#waiters.length === 0 || this.#cancelTimer) return;
     const wait = paused ? this.#pausedUntil - this.now() : (1 - this.#tokens) / this.#perMs;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
+    this.#cancelTimer = setTimer(() => {
+      this.#cancelTimer = undefined;
       this.#serve();
     }, Math.ceil(wait));
   }

@@ -1,3 +1,4 @@
+import { ScraperResponseError } from "./errors.js";
 import type { ScraperMeta } from "./meta.js";
 import { operation, type OperationId } from "./rules.js";
 import type { ListedPost, Platform, PostsData, PostsOptions, ScraperResult } from "./types.js";
@@ -17,6 +18,15 @@ export type WalkOptions<P extends Platform> = Omit<PostsOptions<P>, "cursor"> & 
 };
 
 type FetchPage<P extends Platform> = (cursor: string | undefined) => Promise<ScraperResult<PostsData<P>>>;
+
+/** A page's posts, checked: an array of objects, else a `ScraperResponseError` (never a `TypeError` mid-walk). */
+function postsOf<P extends Platform>(platform: P, data: PostsData<P>): Array<ListedPost<P>> {
+  const posts: unknown = (data as { posts?: unknown }).posts;
+  if (Array.isArray(posts) && posts.every((post) => typeof post === "object" && post !== null)) return posts as Array<ListedPost<P>>;
+  const operationId = `${platform}Posts`;
+  const problem = { path: "/data/posts", message: "data.posts is missing or not an array of posts", keyword: "type" };
+  throw new ScraperResponseError(`${operationId} answered with a page whose ${problem.message}`, operationId, 200, [problem]);
+}
 
 /**
  * A creator's catalog, page by page: follow `next_cursor` verbatim and stop when it is absent or empty, never on the
@@ -40,7 +50,7 @@ export async function* walk<P extends Platform>(platform: P, fetchPage: FetchPag
     creditsSpent += meta.creditsCharged;
     pageCost = meta.creditsCharged;
     options.onPage?.({ data, meta, pageNumber, creditsSpent });
-    for (const post of data.posts as Array<ListedPost<P>>) {
+    for (const post of postsOf(platform, data)) {
       const key = postKey(post);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -55,10 +65,10 @@ export async function* walk<P extends Platform>(platform: P, fetchPage: FetchPag
 }
 
 /** Page one's posts that are not in `seen` (post ids, or `postKey`s): what appeared since the last poll. */
-export async function* unseen<P extends Platform>(fetchPage: FetchPage<P>, seen: { has(key: string): boolean }): AsyncGenerator<ListedPost<P>> {
+export async function* unseen<P extends Platform>(platform: P, fetchPage: FetchPage<P>, seen: { has(key: string): boolean }): AsyncGenerator<ListedPost<P>> {
   const { data } = await fetchPage(undefined);
   const yielded = new Set<string>();
-  for (const post of data.posts as Array<ListedPost<P>>) {
+  for (const post of postsOf(platform, data)) {
     const key = postKey(post);
     if (seen.has(post.id) || seen.has(key) || yielded.has(key)) continue;
     yielded.add(key);

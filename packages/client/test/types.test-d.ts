@@ -1,5 +1,14 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { createScraperClient, type ErrorCode, type ListedPost, type ScraperApiError, type ScraperMeta } from "../src/index.js";
+import {
+  createScraperClient,
+  type ErrorCode,
+  type ListedPost,
+  type ScraperApiError,
+  type ScraperMeta,
+  type ScraperRedirectError,
+  type ScraperResponseError,
+  type ScraperResponseTooLargeError,
+} from "../src/index.js";
 
 const scraper = createScraperClient({ apiKey: "scrape_live_types", baseUrl: "https://api.example.com/api/v1" });
 
@@ -72,5 +81,17 @@ describe("types follow the platforms", () => {
     expectTypeOf<NonNullable<typeof data>["data"]["display_name"]>().toEqualTypeOf<string>();
     // @ts-expect-error no such path
     scraper.api.POST("/scrape/videosite/audience", { body: {} });
+  });
+});
+
+describe("the hostile-server limits and errors", () => {
+  it("takes maxRetryWaitMs and maxResponseBytes; the new errors say what was refused", () => {
+    createScraperClient({ maxRetryWaitMs: 60_000, maxResponseBytes: 1024 * 1024 });
+    // @ts-expect-error a number of bytes, not a size string
+    createScraperClient({ maxResponseBytes: "16MB" });
+    expectTypeOf<ScraperRedirectError["refusal"]["reason"]>().toEqualTypeOf<"cross-origin" | "too-many" | "unreadable">();
+    expectTypeOf<ScraperRedirectError["refusal"]["toOrigin"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ScraperResponseTooLargeError>().toMatchTypeOf<ScraperResponseError>();
+    expectTypeOf<ScraperResponseTooLargeError["tooLarge"]["counted"]>().toEqualTypeOf<"content-length" | "decoded">();
   });
 });

@@ -12,13 +12,23 @@ import {
   resolveTransport,
   responseFrom,
   retryAfterMs,
-  retryOn429,
+  type SendConfig,
+  type SendErrors,
   send,
-  type Transport,
+  successJson,
   type TransportOptions,
+  transportSendConfig,
 } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
-import { ConnectApiError, ConnectConnectionError, ConnectInputError, ConnectResponseError, ConnectTimeoutError } from "./errors.js";
+import {
+  ConnectApiError,
+  ConnectConnectionError,
+  ConnectInputError,
+  ConnectRedirectError,
+  ConnectResponseError,
+  ConnectResponseTooLargeError,
+  ConnectTimeoutError,
+} from "./errors.js";
 import { apiKeys } from "./generated/connect.operations.js";
 import type { paths } from "./generated/connect.types.js";
 
@@ -63,6 +73,17 @@ export interface ConnectResult<Data> {
 
 const inputError = (field: string, message: string) => new ConnectInputError(field, message);
 
+/** The connect client's errors for what happens on the way; none carries the key. */
+const connectErrors: SendErrors = {
+  timeout: (call, timeoutMs) => new ConnectTimeoutError(call.name, timeoutMs),
+  connection: (call, cause) => new ConnectConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
+  redirect: (call, refusal) => new ConnectRedirectError(call.name, refusal),
+  tooLarge: (call, tooLarge, response) => new ConnectResponseTooLargeError(call.name, response.status, tooLarge),
+};
+
+const notJson = (name: string, answer: Answer) =>
+  new ConnectResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status);
+
 /**
  * The connect API (`/api/embed`) client. The reference shows none of its operations, so besides the typed (and for now
  * empty) `api` it offers `request`, which sends the key, waits exactly `Retry-After` on a 429 and throws
@@ -76,7 +97,8 @@ export class ConnectClient {
   readonly environment: Environment;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #apiKey: string;
-  readonly #transport: Transport;
+  readonly #sendConfig: SendConfig;
+  readonly #timeoutMs: number | undefined;
 
   constructor(options: ConnectClientOptions) {
     if (typeof options !== "object" || options === null) throw inputError("options", "options must be an object.");
@@ -91,11 +113,18 @@ export class ConnectClient {
     );
     this.#apiKey = key;
     this.environment = environments[prefix as string] as Environment;
-    this.#transport = resolveTransport(options, "https://<host>/api/embed", inputError);
-    this.baseUrl = this.#transport.baseUrl;
+    const transport = resolveTransport(options, "https://<host>/api/embed", inputError);
+    this.baseUrl = transport.baseUrl;
+    this.#timeoutMs = transport.timeoutMs;
+    this.#sendConfig = transportSendConfig(transport, "connect", connectErrors);
     this.api = createClient<paths>({
       baseUrl: this.baseUrl,
-      fetch: async (request) => responseFrom(await this.#send(await outgoingFrom(request), `${request.method} ${new URL(request.url).pathname}`, request)),
+      fetch: async (request) => {
+        const name = `${request.method} ${new URL(request.url).pathname}`;
+        const answer = await this.#send(await outgoingFrom(request), name, request);
+        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
+        return responseFrom(answer);
+      },
     });
   }
 
@@ -112,20 +141,17 @@ export class ConnectClient {
     }
     const name = `${method.toUpperCase()} ${path}`;
     const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body, init.headers), name, init);
-    const body = parseJson(answer.text);
     if (!answer.response.ok) {
       const snippet = answer.text.trim().slice(0, 200);
       throw new ConnectApiError(
         `${name} failed with HTTP ${answer.response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
         name,
         answer.response.status,
-        body,
+        parseJson(answer.text),
         retryAfterMs(answer.response.headers),
       );
     }
-    if (body === undefined && answer.text.trim() !== "") {
-      throw new ConnectResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status);
-    }
+    const body = successJson(answer.text, () => notJson(name, answer));
     return {
       data: body as Data | undefined,
       meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers: answer.response.headers },
@@ -138,19 +164,12 @@ export class ConnectClient {
 
   #send(outgoing: Outgoing, name: string, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }): Promise<Answer> {
     const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-    return send(
-      {
-        fetch: this.#transport.fetch,
-        logger: this.#transport.logger,
-        label: "connect",
-        maxRetries: this.#transport.maxRetries,
-        retryDelay: retryOn429,
-        timeoutError: (operation, timeoutMs) => new ConnectTimeoutError(operation, timeoutMs),
-        connectionError: (operation, cause) => new ConnectConnectionError(`${operation}: the connection failed or the response was cut off`, { cause }),
-      },
-      { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } },
-      { name, timeoutMs: options.timeoutMs ?? this.#transport.timeoutMs, signal: options.signal, logDetails: { operation: name, environment: this.environment } },
-    );
+    return send(this.#sendConfig, { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } }, {
+      name,
+      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      signal: options.signal,
+      logDetails: { operation: name, environment: this.environment },
+    });
   }
 }
 

@@ -1,3 +1,5 @@
+import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
+
 /** Base class of every error `@content-scraper/connect` throws. Never carries the key. */
 export class ConnectError extends Error {
   override name = "ConnectError";
@@ -30,7 +32,7 @@ export class ConnectConnectionError extends ConnectError {
   override name = "ConnectConnectionError";
 }
 
-/** A success whose body is not JSON. */
+/** A success whose body is not JSON, or a body too large to read. */
 export class ConnectResponseError extends ConnectError {
   override name = "ConnectResponseError";
   constructor(
@@ -42,13 +44,45 @@ export class ConnectResponseError extends ConnectError {
   }
 }
 
+/** The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was abandoned. */
+export class ConnectResponseTooLargeError extends ConnectResponseError {
+  override name = "ConnectResponseTooLargeError";
+  constructor(
+    operation: string,
+    status: number,
+    /** The limit, what was counted, and how many bytes. */
+    readonly tooLarge: BodyTooLarge,
+  ) {
+    super(describeTooLarge(operation, tooLarge), operation, status);
+  }
+}
+
+/**
+ * The server redirected and the client refused to follow: to another origin (the description documents no redirect,
+ * so the key never leaves the base URL's origin), more than `maxRedirects` times, or to a target it cannot read.
+ * Names both origins only.
+ */
+export class ConnectRedirectError extends ConnectError {
+  override name = "ConnectRedirectError";
+  constructor(
+    readonly operation: string,
+    /** The redirect's status, both origins, and why it was refused. */
+    readonly refusal: RedirectRefusal,
+  ) {
+    super(describeRefusal(operation, refusal));
+  }
+}
+
 /**
  * The connect API answered with an error status. Its error bodies are not shown in the reference, so `body` is the
  * parsed JSON (or `undefined`), uninterpreted. A 429 was retried after exactly `Retry-After` until `retry.maxRetries`
- * ran out.
+ * ran out, or returned at once when its wait was beyond `maxRetryWaitMs`.
  */
 export class ConnectApiError extends ConnectError {
   override name = "ConnectApiError";
+  /** A 429: send it again, after `retryAfterMs` when given. */
+  readonly retryable: boolean;
+
   constructor(
     message: string,
     readonly operation: string,
@@ -57,5 +91,6 @@ export class ConnectApiError extends ConnectError {
     readonly retryAfterMs: number | undefined,
   ) {
     super(message);
+    this.retryable = status === 429;
   }
 }

@@ -7,6 +7,15 @@ export {
   createConnectClient,
   type Environment,
 } from "./client.js";
-export { ConnectApiError, ConnectConnectionError, ConnectError, ConnectInputError, ConnectResponseError, ConnectTimeoutError } from "./errors.js";
+export {
+  ConnectApiError,
+  ConnectConnectionError,
+  ConnectError,
+  ConnectInputError,
+  ConnectRedirectError,
+  ConnectResponseError,
+  ConnectResponseTooLargeError,
+  ConnectTimeoutError,
+} from "./errors.js";
 export type { components, paths } from "./generated/connect.types.js";
 export type { Logger } from "@content-scraper/runtime";

@@ -1,4 +1,4 @@
-import { type Answer, buildUrl, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
+import { type Answer, buildUrl, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, successJson, type TransportOptions } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { bearerChallenge } from "./challenge.js";
 import { PlatformApiError, PlatformInputError, PlatformResponseError, SubscriptionRequiredError } from "./errors.js";
@@ -7,7 +7,7 @@ import type { paths } from "./generated/platform.types.js";
 import { idempotencyKeyFor } from "./idempotency.js";
 import type { PlatformMeta, PlatformResult } from "./meta.js";
 import { cursorItems } from "./paging.js";
-import { inputError, operationMatcher, type RequestOptions, transportSend } from "./transport.js";
+import { inputError, notJson, operationMatcher, type RequestOptions, type Sender, sender, transportSend } from "./transport.js";
 import type { ListOptions, MetricsHistoryOptions, PostMetricsHistory, RequestBody, SuccessBody, WebhookDelivery, WebhookDeliveryPage, WriteOptions } from "./types.js";
 
 export interface PlatformClientOptions extends TransportOptions {
@@ -76,12 +76,12 @@ export class PlatformClient {
   readonly api: Client<paths>;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the token.
-  readonly #transport: Transport;
+  readonly #sender: Sender;
   readonly #accessToken: () => Promise<string>;
 
   constructor(options: PlatformClientOptions) {
     const transport = resolveTransport(options, "https://<host>/api/oauth/v1", inputError);
-    this.#transport = transport;
+    this.#sender = sender(transport, "platform");
     this.baseUrl = transport.baseUrl;
     this.#accessToken = tokenSource(options);
     this.api = createClient<paths>({
@@ -94,7 +94,8 @@ export class PlatformClient {
         // openapi-fetch puts every path under baseUrl; an operation with its own server goes there instead.
         if (rules && "server" in rules) outgoing.url = `${baseFor(this.baseUrl, rules)}${path}${url.search}`;
         const given = request.headers.get("idempotency-key") ?? undefined;
-        const { answer } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
+        const { answer, idempotencyKey, name } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
+        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer, idempotencyKey));
         return responseFrom(answer);
       },
     });
@@ -212,10 +213,7 @@ export class PlatformClient {
     }
     const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
     if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
-    const data = parseJson(answer.text);
-    if (data === undefined && answer.text.trim() !== "") {
-      throw new PlatformResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status, idempotencyKey);
-    }
+    const data = successJson(answer.text, () => notJson(name, answer, idempotencyKey));
     const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
     return { data, meta };
   }
@@ -236,13 +234,12 @@ export class PlatformClient {
     for (const header of Object.keys(headers)) if (header.toLowerCase() === "idempotency-key") delete headers[header];
     if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
     const anonymous = rules !== undefined && "security" in rules && (rules.security as readonly string[]).length === 0;
-    const answer = await transportSend(this.#transport, { ...outgoing, headers }, {
+    const answer = await transportSend(this.#sender, { ...outgoing, headers }, {
       name,
-      label: "platform",
       idempotencyKey,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
-      headers: anonymous ? undefined : async () => ({ authorization: `Bearer ${await this.#accessToken()}` }),
+      authHeaders: anonymous ? undefined : async () => ({ authorization: `Bearer ${await this.#accessToken()}` }),
     });
     return { answer, idempotencyKey, name };
   }

@@ -1,3 +1,4 @@
+import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
 import type { BearerChallenge } from "./challenge.js";
 import type { ErrorCode } from "./generated/platform.operations.js";
 import type { RateLimitState } from "./meta.js";
@@ -45,7 +46,10 @@ export class PlatformConnectionError extends PlatformError {
   }
 }
 
-/** A success whose body is not the JSON the description promises. A write may have happened: see `idempotencyKey`. */
+/**
+ * A response whose body is not what the description promises (not JSON, not a list page) or is too large to read.
+ * A write may have happened: see `idempotencyKey`.
+ */
 export class PlatformResponseError extends PlatformError {
   override name = "PlatformResponseError";
   constructor(
@@ -55,6 +59,41 @@ export class PlatformResponseError extends PlatformError {
     readonly idempotencyKey: string | undefined,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was
+ * abandoned. Not retried; a write can be sent again with the same `idempotencyKey`.
+ */
+export class PlatformResponseTooLargeError extends PlatformResponseError {
+  override name = "PlatformResponseTooLargeError";
+  constructor(
+    operation: string,
+    status: number,
+    /** The limit, what was counted, and how many bytes. */
+    readonly tooLarge: BodyTooLarge,
+    idempotencyKey: string | undefined,
+  ) {
+    super(describeTooLarge(operation, tooLarge), operation, status, idempotencyKey);
+  }
+}
+
+/**
+ * The server redirected and the client refused to follow: to another origin (the descriptions document no redirect,
+ * so a token, a key or a client secret never leaves the origin it was meant for: the base URL's, or for the OAuth
+ * helpers the endpoint's), more than `maxRedirects` times, or to a target it cannot read. Names both origins only.
+ */
+export class PlatformRedirectError extends PlatformError {
+  override name = "PlatformRedirectError";
+  constructor(
+    readonly operation: string,
+    /** The redirect's status, both origins, and why it was refused. */
+    readonly refusal: RedirectRefusal,
+    /** The `Idempotency-Key` of a write: nothing reached the other origin, but the first may have acted on it. */
+    readonly idempotencyKey: string | undefined,
+  ) {
+    super(describeRefusal(operation, refusal));
   }
 }
 
@@ -68,7 +107,7 @@ export interface PlatformApiErrorFields {
   readonly requestId: string | undefined;
   /** `error.meta`: optional structured context, e.g. the missing scope. Its fields are not shown in the reference. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  /** `Retry-After` (429), in milliseconds, when it was sent. */
+  /** `Retry-After` (429), in milliseconds, when it was sent (read as the runtime's `retryAfterMs` says). */
   readonly retryAfterMs: number | undefined;
   /** The `WWW-Authenticate: Bearer` challenge of `unauthorized` (401) and `insufficient_scope` (403); `forbidden` has none. */
   readonly challenge: BearerChallenge | undefined;
@@ -79,7 +118,8 @@ export interface PlatformApiErrorFields {
 /**
  * The OAuth platform API answered `{ error: { code, message, requestId, meta? } }`. Branch on `code`, never on
  * `message`: `unauthorized` → re-authenticate, `insufficient_scope` → re-authorize with `challenge.scope`,
- * `rate_limited` → retried after `Retry-After` until `retry.maxRetries` ran out.
+ * `rate_limited` → retried after `Retry-After` until `retry.maxRetries` ran out, or at once when the wait was beyond
+ * `maxRetryWaitMs` (then `retryable` and `retryAfterMs` say when to try again).
  */
 export class PlatformApiError extends PlatformError {
   override name = "PlatformApiError";
@@ -89,11 +129,14 @@ export class PlatformApiError extends PlatformError {
   readonly requestId: string | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly retryAfterMs: number | undefined;
+  /** A 429, the one answer these surfaces document as worth sending again (after `retryAfterMs`, when given). */
+  readonly retryable: boolean;
   readonly challenge: BearerChallenge | undefined;
   readonly idempotencyKey: string | undefined;
 
   constructor(fields: PlatformApiErrorFields) {
     super(fields.message);
+    this.retryable = fields.status === 429;
     ({
       operation: this.operation,
       status: this.status,
@@ -120,6 +163,9 @@ export class SubscriptionRequiredError extends PlatformApiError {
  */
 export class OAuthProtocolError extends PlatformError {
   override name = "OAuthProtocolError";
+  /** A 429 (`temporarily_unavailable`): send it again, after `retryAfterMs` when given. */
+  readonly retryable: boolean;
+
   constructor(
     readonly error: string,
     readonly errorDescription: string | undefined,
@@ -129,6 +175,7 @@ export class OAuthProtocolError extends PlatformError {
     readonly retryAfterMs: number | undefined = undefined,
   ) {
     super(errorDescription ? `${error}: ${errorDescription}` : error);
+    this.retryable = status === 429;
   }
 }
 
@@ -169,10 +216,13 @@ export class LegacyApiError extends PlatformError {
   readonly status: number;
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
+  /** A 429: send it again, after `retryAfterMs` when given. */
+  readonly retryable: boolean;
   readonly rateLimit: RateLimitState;
 
   constructor(fields: LegacyApiErrorFields) {
     super(fields.message);
+    this.retryable = fields.status === 429;
     ({ operation: this.operation, status: this.status, code: this.code, retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit } = fields);
   }
 }

@@ -11,7 +11,9 @@ export {
   PlatformConnectionError,
   PlatformError,
   PlatformInputError,
+  PlatformRedirectError,
   PlatformResponseError,
+  PlatformResponseTooLargeError,
   PlatformTimeoutError,
   SubscriptionRequiredError,
 } from "./errors.js";

@@ -1,11 +1,25 @@
-import { type Answer, buildUrl, checkApiKey, isBrowser, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
+import {
+  type Answer,
+  buildUrl,
+  checkApiKey,
+  isBrowser,
+  jsonOutgoing,
+  outgoingFrom,
+  parseJson,
+  type Query,
+  resolveTransport,
+  responseFrom,
+  retryAfterMs,
+  successJson,
+  type TransportOptions,
+} from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { LegacyApiError, LegacySubscriptionRequiredError, PlatformInputError, PlatformResponseError } from "./errors.js";
 import { apiKeys, type OperationId, operations } from "./generated/platform-legacy.operations.js";
 import type { components, paths } from "./generated/platform-legacy.types.js";
 import { type LegacyMeta, legacyRateLimit, type PlatformResult } from "./meta.js";
 import { type PageList, pageItems } from "./paging.js";
-import { inputError, type RequestOptions, transportSend } from "./transport.js";
+import { inputError, notJson, type RequestOptions, type Sender, sender, transportSend } from "./transport.js";
 
 export interface LegacyClientOptions extends TransportOptions {
   /** A company API key, created in the integration settings. Scraper (`scrape_live_`) and connect (`sk_live_`, `sk_test_`) keys are refused. */
@@ -47,7 +61,7 @@ export class LegacyClient {
   readonly api: Client<paths>;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
-  readonly #transport: Transport;
+  readonly #sender: Sender;
   readonly #apiKey: string;
 
   constructor(options: LegacyClientOptions) {
@@ -60,11 +74,16 @@ export class LegacyClient {
       { surface: "key-based platform API", prefixes: [], rejectedKeyPrefixes: scheme.rejectedKeyPrefixes },
       inputError,
     ).key;
-    this.#transport = transport;
+    this.#sender = sender(transport, "platform-legacy");
     this.baseUrl = transport.baseUrl;
     this.api = createClient<paths>({
       baseUrl: transport.baseUrl,
-      fetch: async (request) => responseFrom(await this.#send(await outgoingFrom(request), `${request.method} ${new URL(request.url).pathname}`, { signal: request.signal })),
+      fetch: async (request) => {
+        const name = `${request.method} ${new URL(request.url).pathname}`;
+        const answer = await this.#send(await outgoingFrom(request), name, { signal: request.signal });
+        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
+        return responseFrom(answer);
+      },
     });
   }
 
@@ -107,10 +126,7 @@ export class LegacyClient {
     const name = init.name ?? `${method.toUpperCase()} ${path}`;
     const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body), name, init);
     if (!answer.response.ok) throw legacyApiError(answer, name);
-    const data = parseJson(answer.text);
-    if (data === undefined && answer.text.trim() !== "") {
-      throw new PlatformResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status, undefined);
-    }
+    const data = successJson(answer.text, () => notJson(name, answer));
     return { data: data as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, rateLimit: legacyRateLimit(answer.response.headers) } };
   }
 
@@ -124,7 +140,7 @@ export class LegacyClient {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new PlatformInputError("limit", "limit must be a positive integer.");
     return pageItems<Item>(async (page) => {
       const { data } = await this.request<PageList<Item>>("GET", path, { ...options, query: { ...options.query, page, limit } });
-      if (typeof data !== "object" || data === null || !Array.isArray(data.data)) {
+      if (typeof data !== "object" || data === null || !Array.isArray(data.data) || typeof data.total !== "number") {
         throw new PlatformResponseError(`GET ${path} answered with a body that is not a page list`, `GET ${path}`, 200, undefined);
       }
       return data;
@@ -137,11 +153,7 @@ export class LegacyClient {
 
   #send(outgoing: ReturnType<typeof jsonOutgoing>, name: string, options: RequestOptions): Promise<Answer> {
     const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-    return transportSend(
-      this.#transport,
-      { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } },
-      { name, label: "platform-legacy", signal: options.signal, timeoutMs: options.timeoutMs },
-    );
+    return transportSend(this.#sender, { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } }, { name, signal: options.signal, timeoutMs: options.timeoutMs });
   }
 }
 

@@ -1,4 +1,4 @@
-import { integerHeader } from "@content-scraper/runtime";
+import { type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
 
 /** What an OAuth platform call returned besides its body. */
 export interface PlatformMeta {
@@ -12,14 +12,12 @@ export interface PlatformMeta {
   headers: Headers;
 }
 
-/** `X-RateLimit-*` of the key-based API, on every response. */
-export interface RateLimitState {
-  /** Requests per minute: 100 per key, 400 for allowlisted partner accounts. */
-  limit: number | undefined;
-  remaining: number | undefined;
-  /** As the service sent it: its format (epoch time or seconds) is not shown in the reference, so it is not interpreted. */
-  reset: string | undefined;
-}
+/**
+ * `X-RateLimit-Limit` (requests per minute: 100 per key, 400 for allowlisted partner accounts), `-Remaining` and
+ * `-Reset` (as sent: its format is not shown in the reference) of the key-based API, on every response. A count that
+ * is not a non-negative integer reads as `undefined`; a repeated header as its smallest value.
+ */
+export type RateLimitState = RateLimitHeaders;
 
 /** What a key-based platform call returned besides its body. */
 export interface LegacyMeta {
@@ -29,11 +27,7 @@ export interface LegacyMeta {
 }
 
 export function legacyRateLimit(headers: Headers): RateLimitState {
-  return {
-    limit: integerHeader(headers, "x-ratelimit-limit"),
-    remaining: integerHeader(headers, "x-ratelimit-remaining"),
-    reset: headers.get("x-ratelimit-reset") ?? undefined,
-  };
+  return rateLimitHeaders(headers, "x-ratelimit");
 }
 
 /** What every convenience method resolves to. */

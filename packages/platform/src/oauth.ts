@@ -2,12 +2,12 @@
 // code flow with PKCE S256 and the `iss` check, refresh, client credentials and revocation. Tokens, client secrets
 // and code verifiers are kept in private fields and exposed through accessors, so that neither JSON.stringify nor
 // util.inspect nor an error nor a log line shows them.
-import { resolveTransport, responseFrom, retryAfterMs, type Transport, type TransportOptions } from "@content-scraper/runtime";
+import { resolveTransport, responseFrom, retryAfterMs, type TransportOptions } from "@content-scraper/runtime";
 import * as oauth from "oauth4webapi";
 import { bearerChallenge } from "./challenge.js";
 import { OAuthProtocolError, OAuthValidationError, PlatformError, PlatformInputError } from "./errors.js";
 import { oauth as schemes } from "./generated/platform.operations.js";
-import { inputError, type RequestOptions, transportSend } from "./transport.js";
+import { inputError, type RequestOptions, type Sender, sender, transportSend } from "./transport.js";
 
 const scheme = schemes.OAuth2;
 /** The code-challenge methods the description allows (`x-pkce`): `S256` only. */
@@ -28,7 +28,7 @@ export interface OAuthOptions extends Omit<TransportOptions, "baseUrl"> {
 }
 
 interface Reach {
-  transport: Transport;
+  sender: Sender;
   allowInsecureRequests: boolean;
 }
 
@@ -50,7 +50,7 @@ export class OAuthServer {
     if (typeof metadata?.issuer !== "string") throw inputError("metadata", "metadata must be authorization server metadata with an issuer.");
     const origin = checkHost("issuer", new URL(metadata.issuer).origin, options).href;
     const server = new OAuthServer(metadata);
-    reach.set(server, { transport: resolveTransport({ ...options, baseUrl: origin }, "https://<host>", inputError), allowInsecureRequests: options.allowInsecureRequests === true });
+    reach.set(server, reachWith(origin, options));
     return server;
   }
 
@@ -59,14 +59,22 @@ export class OAuthServer {
   }
 }
 
+function reachWith(origin: string, options: OAuthOptions): Reach {
+  const transport = resolveTransport({ ...options, baseUrl: origin }, "https://<host>", inputError);
+  return { sender: sender(transport, "oauth"), allowInsecureRequests: options.allowInsecureRequests === true };
+}
+
 function reachOf(server: OAuthServer): Reach {
   const found = server instanceof OAuthServer ? reach.get(server) : undefined;
   if (!found) throw inputError("server", "server must come from discover() or OAuthServer.fromMetadata().");
   return found;
 }
 
-/** The options oauth4webapi's requests take: our transport (429 → Retry-After, timeouts, logger) and the http opt-in. */
-function requestOptions({ transport, allowInsecureRequests }: Reach, name: string, options: RequestOptions) {
+/**
+ * The options oauth4webapi's requests take: our pipeline (429 → Retry-After, timeouts, body limit, logger, and
+ * redirects followed only on the endpoint's own origin, so a client secret never reaches another) and the http opt-in.
+ */
+function requestOptions({ sender: via, allowInsecureRequests }: Reach, name: string, options: RequestOptions) {
   return {
     signal: options.signal,
     [oauth.allowInsecureRequests]: allowInsecureRequests,
@@ -78,11 +86,7 @@ function requestOptions({ transport, allowInsecureRequests }: Reach, name: strin
       }
       // oauth4webapi sends forms (URLSearchParams) and, for registration, a JSON string.
       const body = init.body === undefined || init.body === null ? undefined : String(init.body);
-      const answer = await transportSend(
-        transport,
-        { url, method: init.method, headers, body, redirect: init.redirect },
-        { name, label: "oauth", signal: options.signal, timeoutMs: options.timeoutMs },
-      );
+      const answer = await transportSend(via, { url, method: init.method, headers, body }, { name, signal: options.signal, timeoutMs: options.timeoutMs });
       return responseFrom(answer);
     },
   };
@@ -147,7 +151,7 @@ async function wrapped<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function discover(host: string, options: OAuthOptions & RequestOptions = {}): Promise<OAuthServer> {
   const url = checkHost("host", host, options);
-  const probe = { transport: resolveTransport({ ...options, baseUrl: url.href }, "https://<host>", inputError), allowInsecureRequests: options.allowInsecureRequests === true };
+  const probe = reachWith(url.href, options);
   return wrapped(async () => {
     const response = await oauth.discoveryRequest(url, { algorithm: "oauth2", ...requestOptions(probe, "discover", options) });
     return OAuthServer.fromMetadata(await oauth.processDiscoveryResponse(url, response), options);

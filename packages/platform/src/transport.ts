@@ -1,5 +1,12 @@
-import { type Answer, checkNumber, type Outgoing, retryOn429, send, type Transport } from "@content-scraper/runtime";
-import { PlatformConnectionError, PlatformInputError, PlatformTimeoutError } from "./errors.js";
+import { type Answer, checkNumber, type Outgoing, type SendConfig, type SendErrors, send, type Transport, transportSendConfig } from "@content-scraper/runtime";
+import {
+  PlatformConnectionError,
+  PlatformInputError,
+  PlatformRedirectError,
+  PlatformResponseError,
+  PlatformResponseTooLargeError,
+  PlatformTimeoutError,
+} from "./errors.js";
 
 /** Per-call options of every method. */
 export interface RequestOptions {
@@ -10,34 +17,49 @@ export interface RequestOptions {
 
 export const inputError = (field: string, message: string) => new PlatformInputError(field, message);
 
+/** A 2xx whose body is not JSON. */
+export function notJson(name: string, answer: Pick<Answer, "response">, idempotencyKey?: string): PlatformResponseError {
+  return new PlatformResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status, idempotencyKey);
+}
+
+/** The package's errors for what happens on the way; a write's carry its `Idempotency-Key`. */
+const platformErrors: SendErrors = {
+  timeout: (call, timeoutMs) => new PlatformTimeoutError(call.name, timeoutMs, call.idempotencyKey),
+  connection: (call, cause) => new PlatformConnectionError(`${call.name}: the connection failed or the response was cut off`, call.idempotencyKey, { cause }),
+  redirect: (call, refusal) => new PlatformRedirectError(call.name, refusal, call.idempotencyKey),
+  tooLarge: (call, tooLarge, response) => new PlatformResponseTooLargeError(call.name, response.status, tooLarge, call.idempotencyKey),
+};
+
+/** How one client of the package sends (built once per client): its transport and the default timeout of its calls. */
+export interface Sender {
+  config: SendConfig;
+  timeoutMs: number | undefined;
+}
+
+/** A sender with the package's one retry rule: a 429 waits exactly `Retry-After` (within `maxRetryWaitMs`); nothing else is retried. */
+export function sender(transport: Transport, label: string): Sender {
+  return { config: transportSendConfig(transport, label, platformErrors), timeoutMs: transport.timeoutMs };
+}
+
 export interface Call extends RequestOptions {
   /** The operationId, or `METHOD /path`. */
   name: string;
-  /** The log prefix. */
-  label: string;
   /** Credentials for each attempt (never logged). */
-  headers?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  authHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
   idempotencyKey?: string | undefined;
 }
 
-/** Sends with the package's one retry rule: a 429 waits exactly `Retry-After`; nothing else is retried. */
-export function transportSend(transport: Transport, outgoing: Outgoing, call: Call): Promise<Answer> {
+/** Sends one call through the runtime's pipeline. */
+export function transportSend({ config, timeoutMs }: Sender, outgoing: Outgoing, call: Call): Promise<Answer> {
   checkNumber("timeoutMs", call.timeoutMs, 0, { positive: true }, inputError);
-  return send(
-    {
-      fetch: transport.fetch,
-      logger: transport.logger,
-      label: call.label,
-      maxRetries: transport.maxRetries,
-      headers: call.headers,
-      retryDelay: retryOn429,
-      timeoutError: (name, timeoutMs) => new PlatformTimeoutError(name, timeoutMs, call.idempotencyKey),
-      connectionError: (name, cause) =>
-        new PlatformConnectionError(`${name}: the connection failed or the response was cut off`, call.idempotencyKey, { cause }),
-    },
-    outgoing,
-    { name: call.name, timeoutMs: call.timeoutMs ?? transport.timeoutMs, signal: call.signal, logDetails: { operation: call.name } },
-  );
+  return send(config, outgoing, {
+    name: call.name,
+    timeoutMs: call.timeoutMs ?? timeoutMs,
+    signal: call.signal,
+    idempotencyKey: call.idempotencyKey,
+    authHeaders: call.authHeaders,
+    logDetails: { operation: call.name },
+  });
 }
 
 /** `{name}` templates of the description's paths, to find the operation a request addresses. */

@@ -6,6 +6,7 @@ import {
   PlatformApiError,
   type PlatformError,
   PlatformInputError,
+  PlatformRedirectError,
   PlatformResponseError,
   PlatformTimeoutError,
   SubscriptionRequiredError,
@@ -297,6 +298,16 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("fails at once, retryable, when Retry-After is beyond maxRetryWaitMs (default 60 s)", async () => {
+    server.script(apiError(429, "rate_limited", { "retry-after": "61" }), json(200, {}));
+    const error = await rejection(client().getPostMetricsHistory("p1"));
+    expect(error).toMatchObject({ code: "rate_limited", retryable: true, retryAfterMs: 61_000 });
+    expect(server.requests).toHaveLength(1);
+    server.script(apiError(429, "rate_limited", { "retry-after": "0.05" }), json(200, {}));
+    await rejection(client({ maxRetryWaitMs: 10 }).getPostMetricsHistory("p1"));
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("times out with the write's idempotency key, without retrying", async () => {
     server.script(() => undefined);
     const error = await rejection(client({ timeoutMs: 50 }).executeQuickPay({}, { idempotencyKey: "quick-pay-1" }));
@@ -304,6 +315,21 @@ describe("retries", () => {
     expect(error).toMatchObject({ operation: "executeQuickPay", timeoutMs: 50, idempotencyKey: "quick-pay-1" });
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(server.requests.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("redirects", () => {
+  it("a write redirected to another origin: PlatformRedirectError with its idempotency key; the token stays home", async () => {
+    const elsewhere = await startServer();
+    try {
+      server.script((_request, response) => void response.writeHead(307, { location: `${elsewhere.origin}/api/oauth/v1/payouts/quick-pay` }).end());
+      const error = await rejection(client().executeQuickPay({}, { idempotencyKey: "quick-pay-2" }));
+      expect(error).toBeInstanceOf(PlatformRedirectError);
+      expect(error).toMatchObject({ operation: "executeQuickPay", refusal: { fromOrigin: server.origin, toOrigin: elsewhere.origin }, idempotencyKey: "quick-pay-2" });
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 

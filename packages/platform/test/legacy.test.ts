@@ -59,6 +59,12 @@ describe("requests", () => {
     expect(meta).toEqual({ status: 200, attempts: 1, rateLimit: { limit: 100, remaining: 97, reset: "1763776380" } });
   });
 
+  it("X-RateLimit-* that are not counts read as undefined; a repeated one as its smallest", async () => {
+    server.script(json(200, {}, { "x-ratelimit-limit": "400, 100", "x-ratelimit-remaining": "-1000000000", "x-ratelimit-reset": "1763776380" }));
+    const { meta } = await legacy().getPostMetricsHistory("p1");
+    expect(meta.rateLimit).toEqual({ limit: 100, remaining: undefined, reset: "1763776380" });
+  });
+
   it("api: the typed client over the one operation shown, with the key", async () => {
     server.script(json(200, { history: [] }, rate));
     const { data } = await legacy().api.GET("/posts/{id}/metrics-history", { params: { path: { id: "p1" }, query: { limit: 5 } } });

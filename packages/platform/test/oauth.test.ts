@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPlatformClient, OAuthProtocolError, OAuthValidationError, PlatformInputError } from "../src/index.js";
+import { createPlatformClient, OAuthProtocolError, OAuthValidationError, PlatformInputError, PlatformRedirectError } from "../src/index.js";
 import {
   authorizationUrl,
   clientCredentials,
@@ -17,6 +17,7 @@ import {
   TokenSet,
 } from "../src/oauth.js";
 import { startAuthorizationServer } from "./authorization-server.js";
+import { startServer } from "./server.js";
 
 const redirectUri = "https://app.acme.example/oauth/callback";
 let as: Awaited<ReturnType<typeof startAuthorizationServer>>;
@@ -68,6 +69,19 @@ describe("discovery", () => {
   it("wants the host alone, not the API base", async () => {
     const error = await rejection(discover(`${as.origin}/api/oauth/v1`, { allowInsecureRequests: true }));
     expect(error).toMatchObject({ field: "host" });
+  });
+
+  it("refuses a discovery document that redirects to another origin, before reading anything there", async () => {
+    const [host, other] = await Promise.all([startServer(""), startServer("")]);
+    try {
+      host.script((_request, response) => void response.writeHead(302, { location: `${other.origin}/.well-known/oauth-authorization-server` }).end());
+      const error = await rejection(discover(host.origin, { allowInsecureRequests: true }));
+      expect(error).toBeInstanceOf(PlatformRedirectError);
+      expect(error).toMatchObject({ operation: "discover", refusal: { fromOrigin: host.origin, toOrigin: other.origin, reason: "cross-origin" } });
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await Promise.all([host.close(), other.close()]);
+    }
   });
 
   it("refuses metadata whose issuer is another host", async () => {

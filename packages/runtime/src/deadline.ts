@@ -1,3 +1,5 @@
+import { setTimer } from "./timers.js";
+
 export interface Deadline {
   /** Aborts on the caller's signal or when the time is up; `undefined` when there is neither. */
   readonly signal: AbortSignal | undefined;
@@ -16,7 +18,7 @@ export function deadline(timeoutMs: number | undefined, userSignal: AbortSignal 
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(userSignal?.reason);
-  const timer = setTimeout(() => {
+  const cancel = setTimer(() => {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
@@ -26,7 +28,7 @@ export function deadline(timeoutMs: number | undefined, userSignal: AbortSignal 
     signal: controller.signal,
     timedOut: () => timedOut,
     clear() {
-      clearTimeout(timer);
+      cancel();
       userSignal?.removeEventListener("abort", onAbort);
     },
   };

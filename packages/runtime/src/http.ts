@@ -41,3 +41,13 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * A success's JSON, `undefined` for an empty body; a body that is not JSON (HTML from a proxy, a truncated answer)
+ * throws `fail()`, the client's typed error, rather than letting a `SyntaxError` out (openapi-fetch would throw one).
+ */
+export function successJson(text: string, fail: () => Error): unknown {
+  const value = parseJson(text);
+  if (value === undefined && text.trim() !== "") throw fail();
+  return value;
+}

@@ -1,6 +1,8 @@
+import { type BodyTooLarge, readableWhole, readBody } from "./body.js";
 import { deadline } from "./deadline.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
+import { type Hop, isRefusal, nextHop, type RedirectRefusal } from "./redirect.js";
 import { sleep } from "./sleep.js";
 
 /** What to send: the parts of a request, so that every attempt sends the same bytes without re-reading a stream. */
@@ -9,15 +11,13 @@ export interface Outgoing {
   method: string;
   headers?: Headers | Record<string, string> | undefined;
   body?: string | ArrayBuffer | undefined;
-  /** Fetch's redirect mode; fetch's default (`follow`) when absent. */
-  redirect?: RequestRedirect | undefined;
 }
 
-/** A complete answer: the response and its whole body, read within the timeout. */
+/** A complete answer: the response and its whole body, read within the timeout and `maxResponseBytes`. */
 export interface Answer {
   response: Response;
   text: string;
-  /** How many requests were sent for this call (1 when the first answer was kept). */
+  /** How many requests were sent for this call (1 when the first answer was kept; followed redirects not counted). */
   attempts: number;
 }
 
@@ -28,7 +28,34 @@ export interface RetryDecision {
   details?: Record<string, unknown> | undefined;
 }
 
-/** How a client sends: the parts of the loop that differ between surfaces. */
+/** One call of a client: what it is called, its limits, and what its errors carry. */
+export interface SendOptions {
+  /** What the call is called in logs and errors (an operationId, or `METHOD /path`). */
+  name: string;
+  /** Covers each attempt from sending to the last byte of the body, redirects included; `undefined` for none. */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+  /** Added to every log line's details (never a credential). */
+  logDetails?: Record<string, unknown> | undefined;
+  /** The call's `Idempotency-Key`, for the errors that should carry it. */
+  idempotencyKey?: string | undefined;
+  /** Headers computed for every attempt, e.g. a freshly obtained access token. They are never logged. */
+  authHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+}
+
+/** The errors of a client family, one object per family; each factory receives the call it concerns. */
+export interface SendErrors {
+  /** The timeout ran out (while waiting for headers or reading the body). Not retried: the service may have acted. */
+  timeout(call: SendOptions, timeoutMs: number): Error;
+  /** The connection failed or the body was cut off. Not retried. */
+  connection(call: SendOptions, cause: unknown): Error;
+  /** A redirect was refused: to another origin, one too many, or with a target that cannot be read. */
+  redirect(call: SendOptions, refusal: RedirectRefusal): Error;
+  /** The body passed `maxResponseBytes`; `response` is the answer whose body was abandoned. */
+  tooLarge(call: SendOptions, tooLarge: BodyTooLarge, response: Response): Error;
+}
+
+/** How a client sends: one per client, the parts of the loop that differ between surfaces. */
 export interface SendConfig {
   fetch: typeof fetch;
   logger: Logger;
@@ -36,69 +63,100 @@ export interface SendConfig {
   label: string;
   /** Retries after the first attempt, at most. */
   maxRetries: number;
-  /** Headers computed for every attempt, e.g. a freshly obtained access token. They are never logged. */
-  headers?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  /** The longest wait before a retry. An answer that asks for a longer one is returned at once instead of slept on. */
+  maxRetryWaitMs: number;
+  /** The largest body read, counted as `readBody` says; a larger one throws `errors.tooLarge`. */
+  maxResponseBytes: number;
   /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter. */
   beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void>) | undefined;
-  /** Sees every response, e.g. to align a rate limiter with the service's remaining count. */
+  /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
   afterResponse?: ((response: Response) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
-  retryDelay(answer: Answer, attempt: number): RetryDecision | undefined;
-  /** The error thrown when the timeout runs out. */
-  timeoutError(name: string, timeoutMs: number): Error;
-  /** The error thrown when the connection fails or the body is cut off. */
-  connectionError(name: string, cause: unknown): Error;
+  retryDelay(answer: Answer, attempt: number, call: SendOptions): RetryDecision | undefined;
+  /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
+  beforeRetry?: ((answer: Answer, decision: RetryDecision) => void) | undefined;
+  errors: SendErrors;
 }
 
-export interface SendOptions {
-  /** What the call is called in logs and errors (an operationId, or `METHOD /path`). */
-  name: string;
-  /** Per attempt; `undefined` for none. */
-  timeoutMs?: number | undefined;
-  signal?: AbortSignal | undefined;
-  /** Added to every log line's details (never a credential). */
-  logDetails?: Record<string, unknown> | undefined;
+/** An error of the client's family that must not be turned into a connection error on its way out. */
+class Refused {
+  constructor(readonly error: Error) {}
 }
 
 /**
  * Sends a request and retries it as `retryDelay` says, sending the same method, URL, headers and body each time.
- * Each attempt reads the whole body within the timeout. Timeouts and broken connections are not retried: the
- * service may have acted on the request. The caller's abort rejects with the signal's reason, also while waiting.
+ * Each attempt follows same-origin redirects only (`nextHop`) and reads the whole body within the timeout and
+ * `maxResponseBytes`. A retry whose wait is beyond `maxRetryWaitMs` is not slept: the answer is returned, final.
+ * Timeouts and broken connections are not retried: the service may have acted on the request. The caller's abort
+ * rejects with the signal's reason, also while waiting.
  */
-export async function send(config: SendConfig, outgoing: Outgoing, options: SendOptions): Promise<Answer> {
-  const { name, timeoutMs, signal: userSignal } = options;
+export async function send(config: SendConfig, outgoing: Outgoing, call: SendOptions): Promise<Answer> {
+  const { name, timeoutMs, signal: userSignal } = call;
   // A plain object: cheaper for fetch than a Headers instance on the hot path.
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : (outgoing.headers ?? {});
 
   for (let attempt = 0; ; attempt++) {
     await config.beforeAttempt?.(userSignal);
-    config.logger.debug?.(`${config.label}: ${name} attempt ${attempt + 1}`, { ...options.logDetails, attempt: attempt + 1 });
-    const headers = config.headers ? { ...given, ...(await config.headers()) } : given;
+    config.logger.debug?.(`${config.label}: ${name} attempt ${attempt + 1}`, { ...call.logDetails, attempt: attempt + 1 });
+    const headers = call.authHeaders ? { ...given, ...(await call.authHeaders()) } : given;
     const timer = deadline(timeoutMs, userSignal);
     let response: Response;
     let text: string;
     try {
-      const init: RequestInit = { method: outgoing.method, headers, body: outgoing.body, signal: timer.signal };
-      if (outgoing.redirect) init.redirect = outgoing.redirect;
-      response = await config.fetch(outgoing.url, init);
-      text = await response.text();
+      const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
+      response = await fetchHop(config, hop, timer.signal);
+      if (!isFinal(response)) response = await follow(config, response, hop, timer.signal, call);
+      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes);
+      if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
+      text = body;
     } catch (error) {
+      if (error instanceof Refused) throw error.error;
       if (userSignal?.aborted) throw userSignal.reason;
-      if (timer.timedOut()) throw config.timeoutError(name, timeoutMs as number);
-      throw config.connectionError(name, error);
+      if (timer.timedOut()) throw config.errors.timeout(call, timeoutMs as number);
+      throw config.errors.connection(call, error);
     } finally {
       timer.clear();
     }
     config.afterResponse?.(response);
     const answer = { response, text, attempts: attempt + 1 };
     if (response.ok || attempt >= config.maxRetries) return answer;
-    const decision = config.retryDelay(answer, attempt);
+    const decision = config.retryDelay(answer, attempt, call);
     if (!decision) return answer;
-    config.logger.warn?.(
-      `${config.label}: ${name} answered ${response.status}${decision.summary ? ` ${decision.summary}` : ""}; retry ${attempt + 1} of ${config.maxRetries} in ${Math.round(decision.delayMs)} ms`,
-      { ...options.logDetails, status: response.status, ...decision.details, delayMs: decision.delayMs },
-    );
+    const details = { ...call.logDetails, status: response.status, ...decision.details, delayMs: decision.delayMs };
+    const answered = `${config.label}: ${name} answered ${response.status}${decision.summary ? ` ${decision.summary}` : ""}`;
+    if (decision.delayMs > config.maxRetryWaitMs) {
+      config.logger.warn?.(`${answered}; its wait of ${Math.round(decision.delayMs)} ms is beyond maxRetryWaitMs (${config.maxRetryWaitMs} ms): not retried`, details);
+      return answer;
+    }
+    config.beforeRetry?.(answer, decision);
+    config.logger.warn?.(`${answered}; retry ${attempt + 1} of ${config.maxRetries} in ${Math.round(decision.delayMs)} ms`, details);
     await sleep(decision.delayMs, userSignal);
+  }
+}
+
+/** One request of an attempt: fetch never follows a redirect itself, `follow` decides. */
+function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined): Promise<Response> {
+  return config.fetch(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" });
+}
+
+/** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
+const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);
+
+/** Applies the redirect policy of `nextHop` to `response` and to every answer after it, until one is final. */
+async function follow(config: SendConfig, response: Response, first: Hop, signal: AbortSignal | undefined, call: SendOptions): Promise<Response> {
+  const origin = new URL(first.url).origin;
+  let hop = first;
+  for (let followed = 0; ; followed++) {
+    const landed = response.redirected ? new URL(response.url).origin : origin;
+    const next =
+      landed === origin ? nextHop(response, hop, origin, followed) : { status: 0, fromOrigin: origin, toOrigin: landed, reason: "cross-origin" as const };
+    if (next === undefined) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (isRefusal(next)) throw new Refused(config.errors.redirect(call, next));
+    config.logger.debug?.(`${config.label}: ${call.name} followed a ${response.status} redirect on ${origin}`, call.logDetails);
+    hop = next;
+    response = await fetchHop(config, hop, signal);
+    if (isFinal(response)) return response;
   }
 }
 

@@ -1,6 +1,7 @@
+import { defaultMaxResponseBytes } from "./body.js";
 import { checkBaseUrl, checkNumber, type InputErrorFactory } from "./environment.js";
 import { type Logger, silentLogger } from "./logger.js";
-import type { Outgoing } from "./send.js";
+import { type Outgoing, retryOn429, type SendConfig, type SendErrors } from "./send.js";
 
 /** What the clients of the neighbouring surfaces (platform, key-based, connect) take to reach their API. */
 export interface TransportOptions {
@@ -15,9 +16,35 @@ export interface TransportOptions {
     /** Retries of a 429, each after exactly its `Retry-After`; default 4. Nothing else is retried. */
     maxRetries?: number | undefined;
   };
+  /**
+   * The longest wait before a retry (default 60 000 ms, the SDK's choice: these surfaces document no cap, and their
+   * limits count per minute). A 429 whose `Retry-After` asks for longer fails at once with its typed error, which
+   * carries `retryAfterMs`: the caller decides.
+   */
+  maxRetryWaitMs?: number | undefined;
+  /** The largest response body read (default 16 MiB, the SDK's choice: `defaultMaxResponseBytes`). */
+  maxResponseBytes?: number | undefined;
   fetch?: typeof fetch | undefined;
   /** Receives request and retry lines; never a token, a key or a secret. */
   logger?: Logger | undefined;
+}
+
+/**
+ * The SDK's default `maxRetryWaitMs` for the surfaces whose description documents no backoff cap (the platform APIs,
+ * connect, the OAuth endpoints): their rate limits count per minute, so a longer `Retry-After` is left to the caller.
+ */
+export const defaultMaxRetryWaitMs = 60_000;
+
+/** The limits every client takes, checked: `maxRetryWaitMs` (default `retryWaitFallback`) and `maxResponseBytes`. */
+export function resolveLimits(
+  options: { maxRetryWaitMs?: number | undefined; maxResponseBytes?: number | undefined },
+  retryWaitFallback: number,
+  fail: InputErrorFactory,
+): { maxRetryWaitMs: number; maxResponseBytes: number } {
+  return {
+    maxRetryWaitMs: checkNumber("maxRetryWaitMs", options.maxRetryWaitMs, retryWaitFallback, {}, fail),
+    maxResponseBytes: checkNumber("maxResponseBytes", options.maxResponseBytes, defaultMaxResponseBytes, { positive: true, integer: true }, fail),
+  };
 }
 
 /** The checked transport options. */
@@ -26,6 +53,8 @@ export interface Transport {
   fetch: typeof fetch;
   timeoutMs: number | undefined;
   maxRetries: number;
+  maxRetryWaitMs: number;
+  maxResponseBytes: number;
   logger: Logger;
 }
 
@@ -42,8 +71,18 @@ export function resolveTransport(options: TransportOptions, example: string, fai
     fetch: fetchImpl,
     timeoutMs: options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }, fail),
     maxRetries: checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }, fail),
+    ...resolveLimits(options, defaultMaxRetryWaitMs, fail),
     logger: options.logger ?? silentLogger,
   };
+}
+
+/**
+ * The send config of a client of a neighbouring surface, built once per client: its transport's limits and the one
+ * retry rule these surfaces document (a 429 after exactly `Retry-After`, within `maxRetryWaitMs`; nothing else).
+ */
+export function transportSendConfig(transport: Transport, label: string, errors: SendErrors): SendConfig {
+  const { fetch, logger, maxRetries, maxRetryWaitMs, maxResponseBytes } = transport;
+  return { fetch, logger, label, maxRetries, maxRetryWaitMs, maxResponseBytes, retryDelay: retryOn429, errors };
 }
 
 /** A JSON request: `accept` and, with a body, `content-type` (which `headers` may override); no body when `body` is undefined. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { abortReason, checkBaseUrl, checkNumber, deadline, integerHeader, isBrowser, retryAfterMs, sleep } from "../src/index.js";
+import { abortReason, checkBaseUrl, checkNumber, countHeader, deadline, isBrowser, maxTimerMs, rateLimitHeaders, retryAfterMs, setTimer, sleep } from "../src/index.js";
 
 const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
 
@@ -9,32 +9,90 @@ describe("retryAfterMs", () => {
     [" 0 ", 0],
     ["", undefined],
     ["soon", undefined],
-    ["1.5", undefined],
     ["-3", undefined],
+    ["1.5", 1500],
+    ["0.0001", 1],
+    ["5, 3600", 3_600_000],
+    ["soon, 7", 7000],
+    ["1000000000", 1e12],
+    ["9".repeat(400), Number.MAX_SAFE_INTEGER],
   ])("reads %j as %s ms", (value, expected) => {
     expect(retryAfterMs(new Headers(value === "" ? {} : { "retry-after": value }))).toBe(expected);
   });
 
-  it("reads an HTTP-date relative to now, never negative", () => {
+  it("reads an HTTP-date relative to now, never negative, the longest of a repeated header", () => {
     const now = Date.parse("Sat, 22 Nov 2025 10:00:00 GMT");
-    expect(retryAfterMs(new Headers({ "retry-after": "Sat, 22 Nov 2025 10:00:30 GMT" }), now)).toBe(30_000);
-    expect(retryAfterMs(new Headers({ "retry-after": "Sat, 22 Nov 2025 09:00:00 GMT" }), now)).toBe(0);
+    const read = (value: string) => retryAfterMs(new Headers({ "retry-after": value }), now);
+    expect(read("Sat, 22 Nov 2025 10:00:30 GMT")).toBe(30_000);
+    expect(read("Sat, 22 Nov 2025 09:00:00 GMT")).toBe(0);
+    expect(read("Saturday, 22-Nov-25 10:00:10 GMT")).toBe(10_000);
+    expect(read("Sat, 22 Nov 2025 10:00:30 GMT, Sat, 22 Nov 2025 10:01:00 GMT")).toBe(60_000);
+    expect(read("Sat, 22 Nov 2025 10:00:30 GMT, 45")).toBe(45_000);
+    expect(read("Sun, 99 Foo 2025")).toBeUndefined();
   });
 });
 
-describe("integerHeader", () => {
+describe("countHeader and rateLimitHeaders", () => {
   it.each([
     ["100", 100],
     ["", undefined],
-    ["1e2", 100],
+    ["0", 0],
+    ["-1000000000", undefined],
+    ["1e2", undefined],
     ["ten", undefined],
     ["2.5", undefined],
+    ["9".repeat(20), undefined],
+    ["119, 3", 3],
+    ["-5, 40", 40],
   ])("reads %j as %s", (value, expected) => {
-    expect(integerHeader(new Headers({ "x-n": value }), "x-n")).toBe(expected);
+    expect(countHeader(new Headers({ "x-n": value }), "x-n")).toBe(expected);
   });
 
-  it("is undefined when absent", () => {
-    expect(integerHeader(new Headers(), "x-n")).toBeUndefined();
+  it("is undefined when absent, and reads a surface's three headers by prefix (reset as sent)", () => {
+    expect(countHeader(new Headers(), "x-n")).toBeUndefined();
+    const headers = new Headers({ "x-ratelimit-limit": "100", "x-ratelimit-remaining": "-1", "x-ratelimit-reset": "1763776380" });
+    expect(rateLimitHeaders(headers, "x-ratelimit")).toEqual({ limit: 100, remaining: undefined, reset: "1763776380" });
+  });
+});
+
+describe("setTimer", () => {
+  it("chains timers for a delay beyond 2^31-1 ms instead of firing at once", () => {
+    vi.useFakeTimers();
+    try {
+      let fired = 0;
+      setTimer(() => fired++, maxTimerMs + 1000);
+      vi.advanceTimersByTime(maxTimerMs);
+      expect(fired).toBe(0);
+      vi.advanceTimersByTime(1000);
+      expect(fired).toBe(1);
+      const cancel = setTimer(() => fired++, 3 * maxTimerMs);
+      vi.advanceTimersByTime(2 * maxTimerMs);
+      cancel();
+      vi.advanceTimersByTime(2 * maxTimerMs);
+      expect(fired).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("with real timers: a long delay neither fires early nor warns", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on("warning", onWarning);
+    let fired = false;
+    const cancel = setTimer(() => {
+      fired = true;
+    }, 2 ** 31);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    cancel();
+    process.off("warning", onWarning);
+    expect(fired).toBe(false);
+    expect(warnings).not.toContain("TimeoutOverflowWarning");
+  });
+
+  it("treats a negative or NaN delay as 0", async () => {
+    await new Promise<void>((resolve) => setTimer(resolve, -5));
+    await new Promise<void>((resolve) => setTimer(resolve, Number.NaN));
   });
 });
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { Received } from "@content-scraper/test-server";
 
-export { startScriptedServer as startServer } from "@content-scraper/test-server";
+export { hostile, startScriptedServer as startServer } from "@content-scraper/test-server";
 
 export const answer =
   (status: number, body = "", headers: Record<string, string> = {}) =>

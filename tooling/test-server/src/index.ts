@@ -53,3 +53,6 @@ export async function startScriptedServer(basePath = "") {
 }
 
 export type ScriptedServer = Awaited<ReturnType<typeof startScriptedServer>>;
+
+/** Answers that misbehave on purpose: redirects, silence, endless and compressed bodies, arbitrary bodies. */
+export * as hostile from "./hostile.js";

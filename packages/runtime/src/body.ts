@@ -1,0 +1,67 @@
+/**
+ * The SDK's default for `maxResponseBytes`: 16 MiB. The reference states no response size. The largest answers are
+ * focused video lists: one video item of the description's example is 5.7 kB, so a page of 30 is about 170 kB; a
+ * page of 30 posts or a platform list of 100 items is smaller. 16 MiB leaves two orders of magnitude of room without
+ * letting a broken or hostile server fill the memory.
+ */
+export const defaultMaxResponseBytes = 16 * 1024 * 1024;
+
+/** Why a body was not read to its end. */
+export interface BodyTooLarge {
+  /** The limit, `maxResponseBytes`. */
+  limitBytes: number;
+  /**
+   * What exceeded it: the `content-length` the server declared (the bytes on the wire, compressed ones included),
+   * checked before reading, or the decoded bytes counted while reading.
+   */
+  counted: "content-length" | "decoded";
+  /** The declared length, or the decoded bytes read when the limit was passed. */
+  bytes: number;
+}
+
+/**
+ * Whether `text()` may read the body whole: it is not content-encoded and declares a length within `maxBytes`, and
+ * fetch reads no byte past a declared length. Cheaper than `readBody`'s reader loop on the hot path.
+ */
+export function readableWhole(response: Response, maxBytes: number): boolean {
+  const declared = response.headers.get("content-length");
+  if (declared === null || !/^\d+$/.test(declared) || Number(declared) > maxBytes) return false;
+  const encoding = response.headers.get("content-encoding");
+  return encoding === null || encoding === "identity";
+}
+
+/**
+ * The whole body as text, or what made it too large. The limit holds for the declared `content-length` before
+ * anything is read, and for the decoded bytes while the body streams in, so a decompression bomb or an endless body
+ * stops at `maxBytes` (the global fetch decompresses before we see a byte and does not expose the compressed count
+ * while streaming). The caller's timeout covers the read: an abort rejects it.
+ */
+export async function readBody(response: Response, maxBytes: number): Promise<string | BodyTooLarge> {
+  const declared = response.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return { limitBytes: maxBytes, counted: "content-length", bytes: Number(declared) };
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { limitBytes: maxBytes, counted: "decoded", bytes };
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/** What a too-large body's error says. */
+export function describeTooLarge(name: string, tooLarge: BodyTooLarge): string {
+  return tooLarge.counted === "content-length"
+    ? `${name}: the response declares ${tooLarge.bytes} bytes, more than maxResponseBytes (${tooLarge.limitBytes}); not read`
+    : `${name}: the response body passed maxResponseBytes (${tooLarge.limitBytes} decoded bytes); the rest was not read`;
+}

@@ -1,0 +1,237 @@
+// Every client of the SDK, as the hostile cases drive it: one call each, through the door a user takes. Plain
+// JavaScript, so that the memory cases' child processes (plain Node) drive exactly the same calls as the tests.
+import { createScraperClient, ScraperApiError, ScraperError, ScraperRedirectError, ScraperResponseError, ScraperResponseTooLargeError, ScraperTimeoutError } from "@content-scraper/client";
+import { ConnectApiError, ConnectError, ConnectRedirectError, ConnectResponseError, ConnectResponseTooLargeError, ConnectTimeoutError, createConnectClient } from "@content-scraper/connect";
+import {
+  createLegacyClient,
+  createPlatformClient,
+  LegacyApiError,
+  OAuthProtocolError,
+  OAuthValidationError,
+  PlatformApiError,
+  PlatformError,
+  PlatformRedirectError,
+  PlatformResponseError,
+  PlatformResponseTooLargeError,
+  PlatformTimeoutError,
+} from "@content-scraper/platform";
+import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth";
+
+/**
+ * The limits a case opens a client with; the rest are the client's defaults.
+ * @typedef {{ timeoutMs?: number, maxRetryWaitMs?: number, maxResponseBytes?: number }} Limits
+ */
+
+/**
+ * What a call came to when the server answered: the status, and for an error what the client's typed error says.
+ * Errors of the way (redirects, bodies, timeouts, malformed answers) are thrown as they are.
+ * @typedef {{ status: number, data?: unknown, retryable?: boolean, retryAfterMs?: number }} Outcome
+ */
+
+/**
+ * @typedef {new (...args: any[]) => Error} ErrorClass
+ * @typedef {object} Subject
+ * @property {string} name
+ * @property {string} basePath where the client's requests go on the server
+ * @property {string} secret the credential: it must never reach another origin nor appear in an error
+ * @property {string} secretHeader the request header that carries it
+ * @property {unknown} success a success answer in the surface's shape
+ * @property {(status: number) => unknown} errorBody an error answer in the surface's shape
+ * @property {ErrorClass} family the base class of every error the client throws
+ * @property {{ redirect: ErrorClass, tooLarge: ErrorClass, timeout: ErrorClass, response: ErrorClass }} errors
+ * @property {boolean} checksShape whether a JSON success of the wrong shape (`null`, an array …) is an error; false where
+ *   the reference does not show the success body, which is then returned as it came
+ * @property {boolean} reportsRetryAfter whether the outcome of an error answer carries `retryable` and `retryAfterMs`
+ *   (the typed errors do; the `api` doors resolve `{ error, response }`)
+ * @property {boolean} retriesWithoutRetryAfter whether a 429 without a readable `Retry-After` is retried (the scraper's
+ *   backoff) or returned at once (the surfaces whose one rule is "wait exactly Retry-After")
+ * @property {(origin: string, limits?: Limits) => () => Promise<Outcome>} open a client on `origin`, and its call
+ */
+
+export const secrets = {
+  scraper: "scrape_live_h0stileSecretKey",
+  company: "company_h0stileSecretKey",
+  connect: "sk_test_h0stileSecretKey",
+  token: "eyJh0stileSecretToken",
+  clientSecret: "secret_h0stileClientSecret",
+};
+
+/** The options every client shares: short retry waits, so that retries do not hold the suite. */
+const common = (/** @type {Limits} */ limits) => ({ timeoutMs: 10_000, ...limits, retry: { maxRetries: 2 } });
+
+/**
+ * A typed error answer as an outcome; anything else is rethrown.
+ * @param {unknown} error
+ * @param {ErrorClass} apiError
+ * @returns {Outcome}
+ */
+function answered(error, apiError) {
+  if (!(error instanceof apiError)) throw error;
+  const { status, retryable, retryAfterMs } = /** @type {{ status: number, retryable: boolean, retryAfterMs: number | undefined }} */ (/** @type {unknown} */ (error));
+  return retryAfterMs === undefined ? { status, retryable } : { status, retryable, retryAfterMs };
+}
+
+/**
+ * An openapi-fetch result as an outcome.
+ * @param {{ data?: unknown, error?: unknown, response: Response }} result
+ * @returns {Outcome}
+ */
+const raw = ({ data, error, response }) => ({ status: response.status, data: error ?? data });
+
+
+/**
+ * @param {string} origin
+ * @param {Limits} limits
+ */
+const scraper = (origin, limits) =>
+  createScraperClient({
+    apiKey: secrets.scraper,
+    baseUrl: `${origin}/api/v1`,
+    ...common(limits),
+    retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
+    rateLimit: { requestsPerMinute: 600 },
+  });
+
+/**
+ * @param {string} origin
+ * @param {Limits} limits
+ */
+const platform = (origin, limits) => createPlatformClient({ baseUrl: `${origin}/api/oauth/v1`, accessToken: secrets.token, ...common(limits) });
+
+/**
+ * What the doors of one surface share.
+ * @typedef {Omit<Subject, "name" | "checksShape" | "reportsRetryAfter" | "open">} Surface
+ */
+
+/** @type {Surface} */
+const scraperSurface = {
+  basePath: "/api/v1",
+  secret: secrets.scraper,
+  secretHeader: "x-api-key",
+  success: { data: { username: "creator", display_name: "Creator", follower_count: 1 }, request_id: "req_1", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 9 } },
+  errorBody: (status) => ({ error: status === 429 ? "SCRAPER_RATE_LIMITED" : "INTERNAL_ERROR", message: "refused", request_id: "req_e" }),
+  family: ScraperError,
+  errors: { redirect: ScraperRedirectError, tooLarge: ScraperResponseTooLargeError, timeout: ScraperTimeoutError, response: ScraperResponseError },
+  retriesWithoutRetryAfter: true,
+};
+
+const platformErrors = { redirect: PlatformRedirectError, tooLarge: PlatformResponseTooLargeError, timeout: PlatformTimeoutError, response: PlatformResponseError };
+
+/** @type {Surface} */
+const platformSurface = {
+  basePath: "/api/oauth/v1",
+  secret: secrets.token,
+  secretHeader: "authorization",
+  success: { data: [], nextCursor: null, hasMore: false },
+  errorBody: (status) => ({ error: { code: status === 429 ? "rate_limited" : "internal", message: "refused", requestId: "req_e" } }),
+  family: PlatformError,
+  errors: platformErrors,
+  retriesWithoutRetryAfter: false,
+};
+
+/** @type {Subject[]} */
+export const subjects = [
+  {
+    ...scraperSurface,
+    name: "scraper: profile()",
+    checksShape: true,
+    reportsRetryAfter: true,
+    open: (origin, limits = {}) => {
+      const client = scraper(origin, limits);
+      return () => client.profile("shortvideo", "creator").then(({ data }) => ({ status: 200, data }), (error) => answered(error, ScraperApiError));
+    },
+  },
+  {
+    ...scraperSurface,
+    name: "scraper: api.POST",
+    checksShape: true,
+    reportsRetryAfter: false,
+    open: (origin, limits = {}) => {
+      const client = scraper(origin, limits);
+      return () => client.api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } }).then(raw);
+    },
+  },
+  {
+    ...platformSurface,
+    name: "platform: listWebhookDeliveries()",
+    checksShape: true,
+    reportsRetryAfter: true,
+    open: (origin, limits = {}) => {
+      const client = platform(origin, limits);
+      return () => client.listWebhookDeliveries("wh_1").then(({ data }) => ({ status: 200, data }), (error) => answered(error, PlatformApiError));
+    },
+  },
+  {
+    ...platformSurface,
+    name: "platform: api.GET",
+    checksShape: false,
+    reportsRetryAfter: false,
+    open: (origin, limits = {}) => {
+      const client = platform(origin, limits);
+      return () => client.api.GET("/webhooks/{id}/deliveries", { params: { path: { id: "wh_1" } } }).then(raw);
+    },
+  },
+  {
+    name: "key-based platform: pages()",
+    basePath: "/api/v1",
+    secret: secrets.company,
+    secretHeader: "x-api-key",
+    success: { data: [], page: 1, total: 0 },
+    errorBody: () => ({ error: "Refused." }),
+    family: PlatformError,
+    errors: platformErrors,
+    checksShape: true,
+    reportsRetryAfter: true,
+    retriesWithoutRetryAfter: false,
+    open: (origin, limits = {}) => {
+      const client = createLegacyClient({ apiKey: secrets.company, baseUrl: `${origin}/api/v1`, ...common(limits) });
+      return async () => {
+        try {
+          const items = [];
+          for await (const item of client.pages("/leads")) items.push(item);
+          return { status: 200, data: items };
+        } catch (error) {
+          return answered(error, LegacyApiError);
+        }
+      };
+    },
+  },
+  {
+    name: "connect: request()",
+    basePath: "/api/embed",
+    secret: secrets.connect,
+    secretHeader: "x-api-key",
+    success: { id: "acct_1" },
+    errorBody: () => ({ error: "refused" }),
+    family: ConnectError,
+    errors: { redirect: ConnectRedirectError, tooLarge: ConnectResponseTooLargeError, timeout: ConnectTimeoutError, response: ConnectResponseError },
+    checksShape: false,
+    reportsRetryAfter: true,
+    retriesWithoutRetryAfter: false,
+    open: (origin, limits = {}) => {
+      const client = createConnectClient({ apiKey: secrets.connect, baseUrl: `${origin}/api/embed`, ...common(limits) });
+      return () => client.request("GET", "/accounts").then(({ meta, data }) => ({ status: meta.status, data }), (error) => answered(error, ConnectApiError));
+    },
+  },
+  {
+    name: "OAuth helpers: clientCredentials()",
+    basePath: "/api/oauth/v1",
+    secret: secrets.clientSecret,
+    secretHeader: "authorization",
+    success: { access_token: "at_1", token_type: "Bearer", expires_in: 3600 },
+    errorBody: (status) => ({ error: status === 429 ? "temporarily_unavailable" : "server_error", error_description: "refused" }),
+    family: PlatformError,
+    errors: { ...platformErrors, response: OAuthValidationError },
+    checksShape: true,
+    reportsRetryAfter: true,
+    retriesWithoutRetryAfter: false,
+    open: (origin, limits = {}) => {
+      const server = OAuthServer.fromMetadata({ issuer: origin, token_endpoint: `${origin}/api/oauth/v1/token` }, { allowInsecureRequests: true, ...common(limits) });
+      return () =>
+        clientCredentials({ server, clientId: "client_1", clientSecret: secrets.clientSecret }).then(
+          (tokens) => ({ status: 200, data: tokens }),
+          (error) => answered(error, OAuthProtocolError),
+        );
+    },
+  },
+];

@@ -1,0 +1,248 @@
+import { inspect } from "node:util";
+import { type Handler, hostile, type Received, type ScriptedServer, startScriptedServer } from "@content-scraper/test-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Limits, type Outcome, type Subject, subjects } from "../src/subjects.js";
+
+// Every case against every client: the server misbehaves, the client ends with its own typed error (or the answer the
+// case allows), the credential stays on its origin and out of every error, and nothing waits or reads without bound.
+
+let server: ScriptedServer;
+// Another port is another origin: where hostile redirects point.
+let elsewhere: ScriptedServer;
+const overflowWarnings: string[] = [];
+const onWarning = (warning: Error) => void (warning.name === "TimeoutOverflowWarning" && overflowWarnings.push(warning.message));
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  elsewhere = await startScriptedServer();
+  process.on("warning", onWarning);
+});
+afterAll(async () => {
+  process.off("warning", onWarning);
+  await server.close();
+  await elsewhere.close();
+  // No timer of any client was ever set beyond 2^31-1 ms.
+  expect(overflowWarnings).toEqual([]);
+});
+
+interface Settled {
+  outcome?: Outcome;
+  error?: unknown;
+}
+
+interface Case {
+  name: string;
+  limits?: Limits;
+  /** The main server's answers, in order (the last repeats). */
+  serve(subject: Subject): Handler[];
+  check(settled: Settled, subject: Subject): void;
+  /** Calls on the same client, one after the other; 1 unless said. */
+  calls?: number;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => hostile.raw(status, JSON.stringify(body), headers);
+const success = (subject: Subject, headers: Record<string, string> = {}) => json(200, subject.success, headers);
+const sent = (index: number): Received => {
+  const request = server.requests[index];
+  if (!request) throw new Error(`request ${index + 1} was not sent`);
+  return request;
+};
+
+function thrown(settled: Settled, type: Subject["errors"][keyof Subject["errors"]]): Error {
+  expect(settled.error, `resolved with ${JSON.stringify(settled.outcome)}`).toBeInstanceOf(type);
+  return settled.error as Error;
+}
+
+const redirects = [301, 302, 303, 307, 308].map(
+  (status): Case => ({
+    name: `a ${status} to another origin is refused, naming both origins only; that origin receives nothing`,
+    serve: (subject) => [hostile.redirect(status, `${elsewhere.origin}${subject.basePath}/elsewhere?next=private-query`)],
+    check: (settled, subject) => {
+      const error = thrown(settled, subject.errors.redirect);
+      expect(error).toMatchObject({ refusal: { status, fromOrigin: server.origin, toOrigin: elsewhere.origin, reason: "cross-origin" } });
+      expect(error.message).toContain(server.origin);
+      expect(error.message).toContain(elsewhere.origin);
+      expect(error.message).not.toContain("private-query");
+      expect(elsewhere.requests).toHaveLength(0);
+    },
+  }),
+);
+
+const sameOrigin = [307, 308].map(
+  (status): Case => ({
+    name: `a same-origin ${status} is followed with the same method, body and credential`,
+    serve: (subject) => [hostile.redirect(status, `${subject.basePath}/moved`), success(subject)],
+    check: (settled) => {
+      expect(settled.outcome?.status).toBe(200);
+      const [first, second] = [sent(0), sent(1)];
+      expect(second).toMatchObject({ method: first.method, path: expect.stringMatching(/\/moved$/), body: first.body });
+    },
+  }),
+);
+
+const malformed = (name: string, body: string): Case => ({
+  name: `a 200 whose JSON is ${name}: a typed response error where the shape is documented, else the JSON as it came`,
+  serve: () => [hostile.raw(200, body)],
+  check: (settled, subject) => {
+    if (subject.checksShape) thrown(settled, subject.errors.response);
+    else expect(settled.outcome).toEqual({ status: 200, data: JSON.parse(body) });
+  },
+});
+
+const failing = (status: number, body: string, contentType = "application/json"): Case => ({
+  name: `a ${status} with the body ${body}: the status, typed`,
+  serve: () => [hostile.raw(status, body, { "content-type": contentType })],
+  check: (settled, subject) => {
+    // The OAuth helpers read protocol errors only from RFC 6749 bodies; anything else fails their check.
+    if (settled.error !== undefined) thrown(settled, subject.errors.response);
+    else expect(settled.outcome?.status).toBe(status);
+  },
+});
+
+const refusedWait = (retryAfter: string, expectedMs: unknown): Case => ({
+  name: `a 429 with Retry-After ${retryAfter}, beyond maxRetryWaitMs: final at once, retryable, with retryAfterMs`,
+  serve: (subject) => [json(429, subject.errorBody(429), { "retry-after": retryAfter }), success(subject)],
+  check: (settled, subject) => {
+    expect(settled.outcome?.status).toBe(429);
+    if (subject.reportsRetryAfter) expect(settled.outcome).toMatchObject({ retryable: true, retryAfterMs: expectedMs });
+    expect(server.requests).toHaveLength(1);
+  },
+});
+
+const unreadableWait = (retryAfter: string): Case => ({
+  name: `a 429 with the unreadable Retry-After ${retryAfter}: as if absent`,
+  serve: (subject) => [json(429, subject.errorBody(429), { "retry-after": retryAfter }), success(subject)],
+  check: (settled, subject) => {
+    if (subject.retriesWithoutRetryAfter) {
+      expect(settled.outcome?.status).toBe(200);
+      expect(server.requests).toHaveLength(2);
+    } else {
+      expect(settled.outcome?.status).toBe(429);
+      if (subject.reportsRetryAfter) expect(settled.outcome?.retryAfterMs).toBeUndefined();
+      expect(server.requests).toHaveLength(1);
+    }
+  },
+});
+
+const shortWait = (retryAfter: string): Case => ({
+  name: `a 429 with Retry-After ${retryAfter}: waited, then sent again`,
+  serve: (subject) => [json(429, subject.errorBody(429), { "retry-after": retryAfter }), success(subject)],
+  check: (settled) => {
+    expect(settled.outcome?.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  },
+});
+
+const tooLarge = (name: string, handler: Handler, counted: "content-length" | "decoded"): Case => ({
+  name: `${name}: stopped at maxResponseBytes with the typed error`,
+  limits: { maxResponseBytes: 256 * 1024 },
+  serve: () => [handler],
+  check: (settled, subject) => expect(thrown(settled, subject.errors.tooLarge)).toMatchObject({ tooLarge: { limitBytes: 256 * 1024, counted } }),
+});
+
+const slow = (name: string, handler: Handler): Case => ({
+  name: `${name}: the timeout ends it with the typed error, not retried`,
+  limits: { timeoutMs: 300 },
+  serve: () => [handler],
+  check: (settled, subject) => {
+    expect(thrown(settled, subject.errors.timeout)).toMatchObject({ timeoutMs: 300 });
+    expect(server.requests).toHaveLength(1);
+  },
+});
+
+const cases: Case[] = [
+  ...redirects,
+  ...sameOrigin,
+  {
+    name: "a same-origin 303 is followed as a GET without the body, with the credential",
+    serve: (subject) => [hostile.redirect(303, `${subject.basePath}/see-other`), success(subject)],
+    check: (settled) => {
+      expect(settled.outcome?.status).toBe(200);
+      expect(sent(1)).toMatchObject({ method: "GET", body: "" });
+    },
+  },
+  {
+    name: "a redirect loop on the same origin is refused after maxRedirects",
+    serve: (subject) => [hostile.redirect(307, `${subject.basePath}/again`)],
+    check: (settled, subject) => {
+      expect(thrown(settled, subject.errors.redirect)).toMatchObject({ refusal: { reason: "too-many" } });
+      expect(server.requests).toHaveLength(6);
+    },
+  },
+  slow("slow headers (none ever)", hostile.silence()),
+  slow("a slow body (a byte every 20 ms, forever)", hostile.trickle(20)),
+  tooLarge("an endless body", hostile.endless(), "decoded"),
+  tooLarge("a body declaring 10 GiB", hostile.declares(10 * 1024 ** 3), "content-length"),
+  tooLarge("a 1 GiB gzip bomb", hostile.bomb("gzip", 1024 ** 3), "decoded"),
+  tooLarge("a 1 GiB brotli bomb", hostile.bomb("br", 1024 ** 3), "decoded"),
+  {
+    name: "truncated JSON on a 200: a typed response error",
+    serve: () => [hostile.raw(200, '{"data": {"username": "cre')],
+    check: (settled, subject) => void thrown(settled, subject.errors.response),
+  },
+  {
+    name: "HTML on a 200: a typed response error",
+    serve: () => [hostile.raw(200, "<html><body>Service temporarily unavailable</body></html>", { "content-type": "text/html" })],
+    check: (settled, subject) => void thrown(settled, subject.errors.response),
+  },
+  malformed("null", "null"),
+  malformed("an array", "[]"),
+  malformed("a string", '"ok"'),
+  malformed("a number", "42"),
+  malformed("an empty object", "{}"),
+  malformed("an envelope without meta", JSON.stringify({ data: { username: "creator" }, request_id: "req_1", upstream_calls: 1 })),
+  failing(500, "null"),
+  failing(429, "[1, 2]"),
+  failing(502, "<html>Bad gateway</html>", "text/html"),
+  refusedWait("2147484", 2_147_484_000),
+  refusedWait("1000000000", 1e12),
+  refusedWait("3600", 3_600_000),
+  // An HTTP-date counts from now: within a minute of it.
+  refusedWait("Fri, 31 Dec 9999 23:59:59 GMT", expect.closeTo(Date.parse("Fri, 31 Dec 9999 23:59:59 GMT") - Date.now(), -5)),
+  unreadableWait("soon"),
+  unreadableWait("-5"),
+  shortWait("0.02"),
+  shortWait("0.01, 0.03"),
+  shortWait("Sat, 01 Jan 2000 00:00:00 GMT"),
+  {
+    name: "absurd rate-limit headers are ignored: calls go on",
+    calls: 3,
+    serve: (subject) => [
+      success(subject, {
+        "x-scraper-ratelimit-limit": "1e400",
+        "x-scraper-ratelimit-remaining": "-1000000000",
+        "x-ratelimit-limit": "-1, 100",
+        "x-ratelimit-remaining": "-1000000000",
+        "x-ratelimit-reset": "never",
+      }),
+    ],
+    check: (settled) => {
+      expect(settled.outcome?.status).toBe(200);
+      expect(server.requests).toHaveLength(3);
+    },
+  },
+];
+
+describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s", (_name, subject) => {
+  it.each(cases.map((each) => [each.name, each] as const))("%s", async (_case, each) => {
+    server.script(...each.serve(subject));
+    elsewhere.script(success(subject));
+    const call = subject.open(server.origin, { maxResponseBytes: 1024 * 1024, ...each.limits });
+    const settled: Settled = {};
+    try {
+      for (let n = 0; n < (each.calls ?? 1); n++) settled.outcome = await call();
+    } catch (error) {
+      settled.error = error;
+    }
+    each.check(settled, subject);
+    if (settled.error !== undefined) {
+      // Whatever went wrong is the client's own error, never a raw TypeError or SyntaxError, and never shows the credential.
+      expect(settled.error).toBeInstanceOf(subject.family);
+      const error = settled.error as Error;
+      for (const text of [String(error), error.message, JSON.stringify(error), inspect(error, { depth: 10 })]) expect(text).not.toContain(subject.secret);
+    }
+    // The credential went to the configured origin only.
+    expect(elsewhere.requests).toHaveLength(0);
+    for (const request of server.requests) expect(request.headers[subject.secretHeader]).toBeDefined();
+  });
+});
