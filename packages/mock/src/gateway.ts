@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Surface, type SurfaceResponse, text } from "./http.js";
+import type { SandboxClock } from "./control/clock.js";
+import type { RequestLog } from "./control/log.js";
+import { controlPath } from "./control/routes.js";
+import { corsHeaders, preflight } from "./cors.js";
+import { type Surface, type SurfaceRequest, type SurfaceResponse, text } from "./http.js";
 
 /** One surface of the shared host, mounted at `basePath` for the paths that start with `namespace` below it. */
 export interface Mount {
@@ -18,7 +22,18 @@ export interface Mount {
 export interface Gateway {
   /** The origin the gateway listens on (`http://127.0.0.1:4010`). */
   url: string;
+  /** Stops the sandbox: it stops listening and closes every connection. */
   close(): Promise<void>;
+}
+
+/** What the gateway serves besides the surfaces: the control API, and the log and clock every answer is recorded with. */
+export interface GatewayOptions {
+  port: number;
+  host: string;
+  /** Answers the requests below `controlPath`. */
+  control: (request: SurfaceRequest) => Promise<SurfaceResponse>;
+  log: RequestLog;
+  clock: SandboxClock;
 }
 
 // A body this far over a surface's limit is not drained before the 413: the connection is closed after the answer.
@@ -48,47 +63,81 @@ function readBody(request: IncomingMessage, limit: number): Promise<Body> {
 }
 
 function send(response: ServerResponse, answer: SurfaceResponse, close = false): void {
-  const headers = { ...answer.headers, "Content-Length": String(Buffer.byteLength(answer.body)) };
+  const headers = { ...answer.headers, ...corsHeaders(answer), "Content-Length": String(Buffer.byteLength(answer.body)) };
   response.writeHead(answer.status, close ? { ...headers, Connection: "close" } : headers);
   response.end(answer.body);
 }
 
-/** Longest prefix first, so `/api/v1/scrape/` wins over a later `/api/v1/` surface. */
+const prefixOf = (mount: Mount) => mount.basePath + mount.namespace;
+
+/**
+ * Longest prefix first, so `/api/v1/scrape/` wins over a later `/api/v1/` surface. No surface may claim a path of the
+ * control API's, nor the control API one of a surface's.
+ */
 function router(mounts: readonly Mount[]): (path: string) => Mount | undefined {
-  const ordered = [...mounts].sort((a, b) => (b.basePath + b.namespace).length - (a.basePath + a.namespace).length);
-  return (path) => ordered.find((mount) => path.startsWith(mount.basePath + mount.namespace));
+  const control = `${controlPath}/`;
+  const clash = mounts.find((mount) => prefixOf(mount).startsWith(control) || control.startsWith(prefixOf(mount)));
+  if (clash) throw new Error(`the ${clash.name} surface at ${prefixOf(clash)} overlaps the control API at ${control}`);
+  const ordered = [...mounts].sort((a, b) => prefixOf(b).length - prefixOf(a).length);
+  return (path) => ordered.find((mount) => path.startsWith(prefixOf(mount)));
 }
 
-/** One HTTP server for the shared host: each request goes to the surface mounted at its path. */
-export function startGateway(mounts: readonly Mount[], port: number, host: string): Promise<Gateway> {
+// The control API's own bodies are small JSON objects.
+const controlBodyBytes = 64 * 1024;
+
+/** One HTTP server for the shared host: each request goes to the surface mounted at its path, or to the control API. */
+export function startGateway(mounts: readonly Mount[], options: GatewayOptions): Promise<Gateway> {
   const route = router(mounts);
+  const { port, host, control, log, clock } = options;
+
+  /**
+   * The answer to one request: the surface that gave it (none outside every surface), whether to close the connection
+   * after it, and whether the request log keeps it (not preflights, nor the control API's own calls). `undefined` for a
+   * client that hung up mid-body: there is no one to answer.
+   */
+  type Answered = { answer: SurfaceResponse; mount?: Mount; close?: boolean; logged: boolean };
+  async function answer(request: IncomingMessage, url: URL): Promise<Answered | undefined> {
+    const path = url.pathname;
+    const method = request.method ?? "GET";
+    const cors = preflight(method, request.headers);
+    if (cors) {
+      request.resume();
+      return { answer: cors, logged: false };
+    }
+    const mount = route(path);
+    const controlled = !mount && (path === controlPath || path.startsWith(`${controlPath}/`));
+    if (!mount && !controlled) {
+      // Outside every surface: the framework's standard 404, as the reference allows for unknown paths.
+      request.resume();
+      return { answer: text(404, "Not Found"), logged: true };
+    }
+    const basePath = mount?.basePath ?? controlPath;
+    const head = { method, basePath, path: path.slice(basePath.length), query: url.searchParams, headers: request.headers };
+    const { body, tooLarge, abandon, gone } = await readBody(request, mount?.surface.maxBodyBytes ?? controlBodyBytes);
+    if (gone) return undefined;
+    if (!mount) return { answer: tooLarge ? text(413, "The control API takes small JSON bodies.") : await control({ ...head, body }), close: abandon, logged: false };
+    if (tooLarge) return { answer: mount.surface.tooLarge(head), mount, close: abandon, logged: true };
+    return { answer: await mount.surface.handle({ ...head, body }), mount, logged: true };
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://gateway");
-    const path = url.pathname;
-    const mount = route(path);
-    if (!mount) {
-      // Outside every surface: the framework's standard 404, as the reference allows for unknown paths.
-      request.resume();
-      send(response, text(404, "Not Found"));
-      return;
-    }
-    const { surface } = mount;
-    const head = {
+    const result = await answer(request, url);
+    if (!result) return;
+    send(response, result.answer, result.close);
+    if (result.close) response.once("finish", () => request.destroy());
+    if (!result.logged) return;
+    const charged = result.answer.headers["X-Scraper-Credits-Charged"];
+    log.add({
+      time: new Date(clock.now()).toISOString(),
+      surface: result.mount?.name ?? null,
+      operation: result.answer.record?.operation ?? null,
       method: request.method ?? "GET",
-      basePath: mount.basePath,
-      path: path.slice(mount.basePath.length),
-      query: url.searchParams,
-      headers: request.headers,
-    };
-    const { body, tooLarge, abandon, gone } = await readBody(request, surface.maxBodyBytes);
-    if (gone) return;
-    if (tooLarge) {
-      send(response, surface.tooLarge(head), abandon);
-      if (abandon) response.once("finish", () => request.destroy());
-      return;
-    }
-    send(response, await surface.handle({ ...head, body }));
+      path: url.pathname,
+      status: result.answer.status,
+      creditsCharged: charged === undefined ? null : Number(charged),
+      requestId: result.answer.record?.requestId ?? null,
+    });
   }
 
   const server = createServer((request, response) => {

@@ -1,11 +1,22 @@
 import { readFile } from "node:fs/promises";
+import { SandboxClock } from "./control/clock.js";
+import { Faults } from "./control/faults.js";
+import { RequestLog } from "./control/log.js";
+import { ControlPlane, type SandboxControl } from "./control/plane.js";
+import { controlApi } from "./control/routes.js";
 import { type Gateway, type Mount, startGateway } from "./gateway.js";
 import { type SurfaceOptions, surfaces } from "./mounts.js";
 import { serverPath } from "./surface-kit.js";
 
+export { connectSandbox } from "./control/client.js";
+export type { PendingFault } from "./control/faults.js";
+export type { LogEntry, LogFilter } from "./control/log.js";
+export { type ClockState, type FaultSpec, type SandboxControl, SandboxControlError } from "./control/plane.js";
+export { controlPath } from "./control/routes.js";
 export { magicInputs } from "./scraper/magic.js";
-export { platformTokens } from "./platform/surface.js";
-export { legacyKeys } from "./platform-legacy/surface.js";
+export { connectKeySuffixes } from "./connect/surface.js";
+export { platformIds, platformTokens } from "./platform/surface.js";
+export { legacyKeys, legacyNotFoundId } from "./platform-legacy/surface.js";
 export { sandboxKeys } from "./scraper/keys.js";
 
 export interface MockOptions {
@@ -25,7 +36,8 @@ export interface MockOptions {
   timeScale?: number;
 }
 
-export interface RunningMock extends Gateway {
+/** A running sandbox: its addresses, `close()`, and the control functions (reset, clock, balances, log, faults). */
+export interface RunningMock extends Gateway, SandboxControl {
   /** Each surface's base URL, e.g. `scraper: http://127.0.0.1:4010/api/v1`. */
   baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;
 }
@@ -54,12 +66,16 @@ async function placesOf(description: string): Promise<{ basePath: string; elsewh
 
 /** Starts the sandbox: one gateway for every surface of the shared host. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const clock = new SandboxClock();
+  const faults = new Faults();
+  const log = new RequestLog();
   const settings: SurfaceOptions = {
     seed: options.seed ?? "sandbox",
     dynamic: options.dynamic ?? false,
     credits: options.credits ?? 1_000_000,
     requestsPerMinute: options.requestsPerMinute,
     timeScale: options.timeScale ?? 1,
+    sandbox: { clock, faults },
   };
   const mounted: Array<{ main: Mount; elsewhere: Mount[] }> = await Promise.all(
     surfaces.map(async ({ name, namespace, description, create }) => {
@@ -68,7 +84,18 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     }),
   );
   const mounts = mounted.flatMap(({ main, elsewhere }) => [main, ...elsewhere]);
-  const gateway = await startGateway(mounts, options.port ?? 4010, options.host ?? "127.0.0.1");
+  const plane = new ControlPlane(clock, log, faults, new Map(mounted.map(({ main }) => [main.name, main.surface])));
+  const gateway = await startGateway(mounts, { port: options.port ?? 4010, host: options.host ?? "127.0.0.1", control: controlApi(plane), log, clock });
   const baseUrls = Object.fromEntries(mounted.map(({ main }) => [main.name, gateway.url + main.basePath])) as RunningMock["baseUrls"];
-  return { ...gateway, baseUrls };
+  return {
+    ...gateway,
+    baseUrls,
+    reset: (credential) => plane.reset(credential),
+    advance: (seconds) => plane.advance(seconds),
+    clock: () => plane.clock(),
+    setBalance: (key, credits) => plane.setBalance(key, credits),
+    log: (filter) => plane.log(filter),
+    inject: (fault) => plane.inject(fault),
+    faults: () => plane.faults(),
+  };
 }

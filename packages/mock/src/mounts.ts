@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { Surface } from "./http.js";
+import type { SandboxServices, Surface } from "./http.js";
 import { createConnectSurface } from "./connect/surface.js";
 import { createPlatformSurface } from "./platform/surface.js";
 import { createLegacySurface } from "./platform-legacy/surface.js";
@@ -13,6 +13,8 @@ export interface SurfaceOptions {
   /** Overrides the surface's documented default rate limit. */
   requestsPerMinute: number | undefined;
   timeScale: number;
+  /** The control plane's clock and faults. */
+  sandbox: SandboxServices;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SandboxClock } from "./control/clock.js";
 import type { Engine, PrismOperation } from "./scraper/engine.js";
 import { TokenBucket } from "./scraper/token-bucket.js";
 
@@ -47,11 +48,12 @@ export function statedPerMinute(limits: readonly StatedLimit[] | null, calls: st
   return (limit.requests * 60) / limit.periodSeconds;
 }
 
-/** One token bucket per credential, created on first use; past `max` credentials the oldest is forgotten. */
+/** One token bucket per credential, created on first use on the sandbox clock; past `max` credentials the oldest is forgotten. */
 export class Buckets {
   readonly #buckets = new Map<string, TokenBucket>();
   constructor(
     readonly requestsPerMinute: number,
+    readonly clock: SandboxClock,
     readonly max = 100_000,
   ) {}
 
@@ -59,10 +61,16 @@ export class Buckets {
     let bucket = this.#buckets.get(credential);
     if (!bucket) {
       // A minute of allowance can be spent at once, refilled continuously: the scraper's mechanism, a sandbox choice here.
-      bucket = new TokenBucket(this.requestsPerMinute, 60);
+      bucket = new TokenBucket(this.requestsPerMinute, 60, () => this.clock.now());
       remember(this.#buckets, credential, bucket, this.max);
     }
     return bucket;
+  }
+
+  /** Forgets one credential's bucket, or every bucket. */
+  reset(credential?: string): void {
+    if (credential === undefined) this.#buckets.clear();
+    else this.#buckets.delete(credential);
   }
 }
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/generated/scraper.operations.js";
 import { magicInputs, type RunningMock } from "../src/index.js";
-import { call, charged, start } from "./support.js";
+import { call, charged, freshKey, start } from "./support.js";
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-describe.each(magicInputs)("$input", ({ input, answer: documented }) => {
+describe.each(magicInputs.filter((magic) => magic.field === undefined))("$input", ({ input, answer: documented }) => {
   const status = Number(/^(\d{3})/.exec(documented)?.[1]);
 
   it.each([
@@ -49,10 +49,49 @@ it("gatewaytimeout is the bare text/plain 504, without JSON", async () => {
   expect(typeof answer.body).toBe("string");
 });
 
-it("slow waits the platform's typical duration (scaled)", async () => {
-  const started = performance.now();
-  await call(mock, "/scrape/shortvideo/profile", { username: "slow" });
-  expect(performance.now() - started).toBeGreaterThanOrEqual(operations.shortvideoProfile.typicalDurationMs.max * 0.01 - 1);
+it("slow waits the platform's typical duration (scaled) on the sandbox clock, which advance ends", async () => {
+  const slowMock = await start({ timeScale: 1 });
+  try {
+    let answered = false;
+    const slow = call(slowMock, "/scrape/videosite/profile", { username: "slow" }).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    // The request is waiting (45 s at time scale 1) until the clock passes its typical duration.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    await slowMock.advance(operations.videositeProfile.typicalDurationMs.max / 1000);
+    expect((await slow).status).toBe(200);
+  } finally {
+    await slowMock.close();
+  }
+});
+
+it("ratelimited spends the whole bucket in one call: the next call is limited too, until the clock refills it", async () => {
+  const key = freshKey();
+  const limited = await call(mock, "/scrape/shortvideo/profile", { username: "ratelimited" }, { key });
+  expect([limited.status, limited.body.error, charged(limited)]).toEqual([429, "SCRAPER_RATE_LIMITED", 0]);
+  expect(limited.headers.get("retry-after")).toBe("1");
+  expect(limited.headers.get("x-scraper-ratelimit-remaining")).toBe("0");
+  await mock.advance(Number(limited.headers.get("retry-after")));
+  expect((await call(mock, "/scrape/shortvideo/profile", { username: "creator" }, { key })).status).toBe(200);
+});
+
+it("overshoot makes page one of a nominal listing longer than the page size, and page two shorter", async () => {
+  for (const id of ["shortvideoPosts", "photosharePosts", "videositePosts", "microblogPosts"] as const) {
+    const { paging, path } = operations[id];
+    const first = await call(mock, path, { username: "overshoot" });
+    const second = await call(mock, path, { username: "overshoot", cursor: first.body.data.next_cursor });
+    expect(first.body.data.posts.length).toBeGreaterThan(paging.pageSize.max);
+    expect(second.body.data.posts.length).toBeLessThan(paging.pageSize.max);
+  }
+});
+
+it("stale as a cursor serves page one, billed", async () => {
+  const first = await call(mock, "/scrape/photoshare/posts", { username: "creator" });
+  const stale = await call(mock, "/scrape/photoshare/posts", { username: "creator", cursor: "stale" });
+  expect(stale.body.data.posts).toEqual(first.body.data.posts);
+  expect(charged(stale)).toBe(operations.photosharePosts.credits.standard);
 });
 
 it("is not magic in a field that carries no identifier", async () => {

@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { createRequire } from "node:module";
 import { validateResponse } from "@content-scraper/validators/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operations } from "../src/generated/platform.operations.js";
+import { idempotencyRetentionMs, oauth, operations } from "../src/generated/platform.operations.js";
 import { platformTokens, type RunningMock } from "../src/index.js";
 import { serverPath } from "../src/surface-kit.js";
 import { start } from "./support.js";
@@ -19,7 +19,7 @@ const exampleOf = (id: Id) => {
   return Object.values(description.paths[rules.path]?.[rules.method.toLowerCase()]?.responses["2XX"]?.content["application/json"].examples ?? {})[0]?.value;
 };
 const metadataExample = exampleOf("getAuthorizationServerMetadata") as Record<string, unknown>;
-const tokenExample = exampleOf("requestToken");
+const accessTokenLifetime = oauth.OAuth2.accessToken.expiresInSeconds;
 const redirectUri = "https://app.example/cb";
 type Grant = { clientId: string; verifier: string; code: string };
 
@@ -105,6 +105,26 @@ describe("discovery", () => {
   });
 });
 
+let clients = 0;
+/** A client registered for these grants, with a name of its own (so a client_id of its own). */
+async function registered(grantTypes = ["authorization_code", "refresh_token"]): Promise<string> {
+  const answer = await call("registerClient", { body: { client_name: `client ${++clients}`, redirect_uris: [redirectUri], grant_types: grantTypes } });
+  expect(answer.status).toBe(201);
+  return answer.body.client_id;
+}
+
+/** An authorization for a client: the code from the redirect, and the verifier. */
+async function authorized(clientId: string, scope = "posts:read invoices:write"): Promise<Grant> {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", scope })}`;
+  const location = (await call("authorizeClient", { query })).headers.get("location") as string;
+  return { clientId, verifier, code: new URL(location).searchParams.get("code") as string };
+}
+
+const exchange = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  call("requestToken", { form: { grant_type: "authorization_code", redirect_uri: redirectUri, ...fields }, headers });
+
 describe("registration", () => {
   const metadata = {
     client_name: "Sandbox test",
@@ -114,84 +134,161 @@ describe("registration", () => {
   };
 
   it("answers RFC 7591's 201, reflecting the metadata sent, with a client_id that follows from the seed and body", async () => {
-    const registered = await call("registerClient", { body: metadata });
-    expect(registered.status).toBe(201);
-    expect(registered.body).toEqual({ client_id: expect.stringMatching(/^sandbox_client_[0-9a-f]{24}$/), ...metadata });
-    expect((await call("registerClient", { body: metadata })).body.client_id).toBe(registered.body.client_id);
-    expect((await call("registerClient", { body: { ...metadata, client_name: "Other" } })).body.client_id).not.toBe(registered.body.client_id);
+    const answer = await call("registerClient", { body: metadata });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ client_id: expect.stringMatching(/^sandbox_client_[0-9a-f]{24}$/), ...metadata });
+    expect((await call("registerClient", { body: metadata })).body.client_id).toBe(answer.body.client_id);
+    expect((await call("registerClient", { body: { ...metadata, client_name: "Other" } })).body.client_id).not.toBe(answer.body.client_id);
+  });
+
+  it.each([
+    ["redirect_uris not an array", { ...metadata, redirect_uris: redirectUri }, "invalid_redirect_uri"],
+    ["a redirect URI that is not absolute", { ...metadata, redirect_uris: ["/cb"] }, "invalid_redirect_uri"],
+    ["grant_types not an array", { ...metadata, grant_types: "refresh_token" }, "invalid_client_metadata"],
+    ["a body that is an array", [metadata], "invalid_client_metadata"],
+    ["a body that is a string", "metadata", "invalid_client_metadata"],
+  ])("answers 400 to %s", async (_case, body, error) => {
+    const answer = await call("registerClient", { body });
+    expect([answer.status, answer.body.error]).toEqual([400, error]);
+  });
+
+  it.each([
+    ["truncated JSON", '{"redirect_uris": ["https://app'],
+    // A raw NUL byte inside a JSON string: not JSON.
+    ["a NUL byte", '{"client_name": "a\u0000b"}'],
+  ])("answers 400 invalid_client_metadata to %s", async (_case, raw) => {
+    const response = await fetch(`${mock.baseUrls.platform}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: raw });
+    const body = (await response.json()) as { error: string };
+    expect([response.status, body.error]).toEqual([400, "invalid_client_metadata"]);
   });
 });
 
 describe("authorize", () => {
-  it("redirects with a code, the state and iss, and renders the HTML page for an untrusted client", async () => {
-    const query = "?client_id=c1&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s1&code_challenge=abc&code_challenge_method=S256&scope=posts%3Aread";
+  it("redirects a registered client with a code, the state and iss", async () => {
+    const clientId = await registered();
+    const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, state: "s1", code_challenge: "abc", code_challenge_method: "S256", scope: "posts:read" })}`;
     const redirect = await call("authorizeClient", { query });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get("location") as string);
     expect(location.searchParams.get("code")).toMatch(/^sandbox_code_/);
     expect(location.searchParams.get("state")).toBe("s1");
     expect(location.searchParams.get("iss")).toBe(mock.url);
-    const plain = await call("authorizeClient", { query: "?client_id=c1&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_challenge=abc&code_challenge_method=plain" });
+  });
+
+  it("redirects recoverable errors: no S256 PKCE, an unknown scope", async () => {
+    const clientId = await registered();
+    const base = { client_id: clientId, redirect_uri: redirectUri, code_challenge: "abc" };
+    const plain = await call("authorizeClient", { query: `?${new URLSearchParams({ ...base, code_challenge_method: "plain" })}` });
     expect(new URL(plain.headers.get("location") as string).searchParams.get("error")).toBe("invalid_request");
-    const page = await call("authorizeClient", { query: "?client_id=c1" });
+    const scope = await call("authorizeClient", { query: `?${new URLSearchParams({ ...base, code_challenge_method: "S256", scope: "everything:write" })}` });
+    expect(new URL(scope.headers.get("location") as string).searchParams.get("error")).toBe("invalid_scope");
+  });
+
+  it.each([
+    ["an unregistered client_id", async () => ({ client_id: "sandbox_client_unknown", redirect_uri: redirectUri })],
+    ["a redirect_uri the client did not register", async () => ({ client_id: await registered(), redirect_uri: "https://elsewhere.example/cb" })],
+    ["no client_id", async () => ({ redirect_uri: redirectUri })],
+  ])("renders the documented HTML error page (400) for %s", async (_case, params) => {
+    const query = `?${new URLSearchParams({ ...(await params()), code_challenge: "abc", code_challenge_method: "S256" })}`;
+    const page = await call("authorizeClient", { query });
     expect(page.status).toBe(400);
     expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.headers.get("location")).toBeNull();
   });
 });
 
 describe("token", () => {
-  let clients = 0;
-  /** An authorization for a fresh client and verifier: the code from the redirect. */
-  async function authorized() {
-    const clientId = `client_${++clients}`;
-    const verifier = randomBytes(32).toString("base64url");
-    const challenge = createHash("sha256").update(verifier).digest("base64url");
-    const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256" })}`;
-    const location = (await call("authorizeClient", { query })).headers.get("location") as string;
-    return { clientId, verifier, code: new URL(location).searchParams.get("code") as string };
-  }
-  const exchange = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    call("requestToken", { form: { grant_type: "authorization_code", redirect_uri: redirectUri, ...fields }, headers });
-
-  it("exchanges a code for the documented token when the verifier, the client and redirect_uri agree", async () => {
-    const { clientId, verifier, code } = await authorized();
-    const issued = await exchange({ code, code_verifier: verifier, client_id: clientId });
-    expect([issued.status, issued.body]).toEqual([200, tokenExample]);
-    expect(issued.headers.get("content-type")).toContain("application/json");
-    const basic = await authorized();
+  it("exchanges a code for a token of the granted scopes, lasting the description's lifetime", async () => {
+    const grant = await authorized(await registered(), "posts:read campaigns:read");
+    const issued = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });
+    expect(issued.status).toBe(200);
+    expect(issued.body).toEqual({
+      access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      token_type: "Bearer",
+      expires_in: accessTokenLifetime,
+      scope: "posts:read campaigns:read",
+      refresh_token: expect.stringMatching(/^sandbox_rt_/),
+    });
+    const claims = JSON.parse(Buffer.from(issued.body.access_token.split(".")[1], "base64url").toString());
+    expect(claims).toMatchObject({ client_id: grant.clientId, scope: "posts:read campaigns:read", iss: mock.url });
+    expect(claims.exp - claims.iat).toBe(accessTokenLifetime);
+    const basic = await authorized(await registered());
     const credentials = Buffer.from(`${basic.clientId}:secret`).toString("base64");
     expect((await exchange({ code: basic.code, code_verifier: basic.verifier }, { authorization: `Basic ${credentials}` })).status).toBe(200);
+  });
+
+  it("issues no refresh token to a client that did not register the refresh_token grant", async () => {
+    const grant = await authorized(await registered(["authorization_code"]));
+    const issued = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });
+    expect(issued.status).toBe(200);
+    expect(issued.body).not.toHaveProperty("refresh_token");
+    const refresh = await call("requestToken", { form: { grant_type: "refresh_token", refresh_token: "sandbox_rt_any", client_id: grant.clientId } });
+    expect([refresh.status, refresh.body.error]).toEqual([400, "unauthorized_client"]);
+  });
+
+  it("lets a token call what its scopes allow, refuses the rest with insufficient_scope, and expires it on the sandbox clock", async () => {
+    const own = await start();
+    try {
+      const post = (path: string) => `${own.baseUrls.platform}${path}`;
+      const client = (await (await fetch(post("/register"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [redirectUri], grant_types: ["client_credentials"] }) })).json()) as { client_id: string };
+      const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, scope: "posts:read" });
+      const token = (await (await fetch(post("/token"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form })).json()) as { access_token: string; expires_in: number };
+      const read = () => fetch(post("/posts/p1/metrics-history"), { headers: { authorization: `Bearer ${token.access_token}` } });
+      expect((await read()).status).toBe(200);
+      const write = await fetch(post("/invoices"), { method: "POST", headers: { authorization: `Bearer ${token.access_token}` } });
+      expect(write.status).toBe(403);
+      expect(write.headers.get("www-authenticate")).toContain('scope="invoices:write"');
+      await own.advance(token.expires_in - 1);
+      expect((await read()).status).toBe(200);
+      await own.advance(1);
+      const expired = await read();
+      expect(expired.status).toBe(401);
+      expect(expired.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    } finally {
+      await own.close();
+    }
   });
 
   it.each([
     ["a wrong verifier", (grant: Grant) => ({ code: grant.code, client_id: grant.clientId, code_verifier: randomBytes(32).toString("base64url") }), /code_verifier/],
     ["an unknown code", (grant: Grant) => ({ code: "sandbox_code_unknown", client_id: grant.clientId, code_verifier: grant.verifier }), /unknown/],
     ["another redirect_uri", (grant: Grant) => ({ code: grant.code, client_id: grant.clientId, code_verifier: grant.verifier, redirect_uri: `${redirectUri}/other` }), /redirect_uri/],
-    ["another client", (grant: Grant) => ({ code: grant.code, client_id: "someone_else", code_verifier: grant.verifier }), /another client/],
   ])("answers 400 invalid_grant to %s", async (_case, fields, description) => {
-    const refused = await exchange(fields(await authorized()));
+    const refused = await exchange(fields(await authorized(await registered())));
     expect([refused.status, refused.body]).toEqual([400, { error: "invalid_grant", error_description: expect.stringMatching(description) }]);
   });
 
-  it("answers 400 invalid_grant to a code used before, even by its own client and verifier", async () => {
-    const { clientId, verifier, code } = await authorized();
-    expect((await exchange({ code, code_verifier: verifier, client_id: clientId })).status).toBe(200);
-    const reused = await exchange({ code, code_verifier: verifier, client_id: clientId });
+  it("answers 400 invalid_grant to a code used before, even by its own client and verifier, and to another registered client", async () => {
+    const grant = await authorized(await registered());
+    expect((await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId })).status).toBe(200);
+    const reused = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });
     expect([reused.status, reused.body]).toEqual([400, { error: "invalid_grant", error_description: "The authorization code was already used." }]);
+    const other = await authorized(await registered());
+    const stolen = await exchange({ code: other.code, code_verifier: other.verifier, client_id: await registered() });
+    expect([stolen.status, stolen.body.error]).toEqual([400, "invalid_grant"]);
   });
 
-  it("answers refresh_token and client_credentials with the documented token, and other grants unsupported_grant_type", async () => {
-    for (const grant of ["refresh_token", "client_credentials"]) {
-      expect(await call("requestToken", { form: { grant_type: grant, refresh_token: "rt_1" } })).toMatchObject({ status: 200, body: tokenExample });
-    }
-    const json = await call("requestToken", { body: { grant_type: "client_credentials" } });
-    expect([json.status, json.body.error]).toEqual([400, "unsupported_grant_type"]);
+  it("refreshes with a rotated refresh token, answers 401 invalid_client to an unregistered client, and unsupported_grant_type to others", async () => {
+    const grant = await authorized(await registered());
+    const first = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });
+    const refreshed = await call("requestToken", { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: grant.clientId } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe(first.body.scope);
+    const again = await call("requestToken", { form: { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: grant.clientId } });
+    expect([again.status, again.body.error]).toEqual([400, "invalid_grant"]);
+    const stranger = await call("requestToken", { form: { grant_type: "client_credentials", client_id: "sandbox_client_nobody" } });
+    expect([stranger.status, stranger.body.error]).toEqual([401, "invalid_client"]);
     expect((await call("requestToken", { form: { grant_type: "password" } })).body.error).toBe("unsupported_grant_type");
+    const json = await call("requestToken", { body: { grant_type: "client_credentials" } });
+    expect([json.status, json.body.error]).toEqual([400, "invalid_request"]);
   });
 
-  it("revokes with an empty 200", async () => {
-    const revoked = await call("revokeToken", { form: { token: "rt_1" } });
+  it("revokes with an empty 200, after which the token no longer authenticates", async () => {
+    const grant = await authorized(await registered());
+    const issued = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });
+    const revoked = await call("revokeToken", { form: { token: issued.body.access_token } });
     expect([revoked.status, revoked.body]).toEqual([200, ""]);
+    expect((await call("getPostMetricsHistory", { token: issued.body.access_token })).status).toBe(401);
   });
 });
 
@@ -220,10 +317,52 @@ describe("resource endpoints", () => {
     expect(scoped.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="invoices:write", resource_metadata=/);
   });
 
+  it("answers the magic tokens sandbox_forbidden (403, no challenge) and sandbox_rate_limited (429 at once, then refilled)", async () => {
+    const forbidden = await call("executePayout", { token: platformTokens.forbidden, headers: { "idempotency-key": "forbidden-key" }, body: {} });
+    expect([forbidden.status, forbidden.body.error.code, forbidden.headers.get("www-authenticate")]).toEqual([403, "forbidden", null]);
+    const limited = await call("getPostMetricsHistory", { token: platformTokens.rateLimited });
+    expect([limited.status, limited.body.error.code, limited.headers.get("retry-after")]).toEqual([429, "rate_limited", "1"]);
+  });
+
+  it("answers 404 not_found for the magic id notfound where the operation documents a 404", async () => {
+    for (const id of ["getPostMetricsHistory", "listWebhookDeliveries", "sendInvoice", "testWebhook"] as const) {
+      const path = operations[id].path.replace("{id}", "notfound");
+      const answer = await call(id, { path, token: freshToken(), body: operations[id].method === "POST" ? {} : undefined });
+      expect([answer.status, answer.body.error.code]).toEqual([404, "not_found"]);
+    }
+  });
+
   it("answers 404 not_found for an undocumented path", async () => {
     const response = await fetch(`${mock.baseUrls.platform}/nowhere`, { headers: { authorization: "Bearer t" } });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+
+  it("pages a webhook's deliveries with limit, nextCursor and hasMore, to the end of a seeded collection", async () => {
+    const token = freshToken();
+    const seen: unknown[] = [];
+    let query = "?limit=7";
+    for (let page = 0; page < 100; page++) {
+      const answer = await call("listWebhookDeliveries", { path: "/webhooks/wh_paged/deliveries", token, query });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.length).toBeLessThanOrEqual(7);
+      seen.push(...answer.body.data);
+      if (!answer.body.hasMore) {
+        expect(answer.body.nextCursor).toBeNull();
+        break;
+      }
+      expect(answer.body.data).toHaveLength(7);
+      query = `?limit=7&cursor=${encodeURIComponent(answer.body.nextCursor)}`;
+    }
+    const whole = await call("listWebhookDeliveries", { path: "/webhooks/wh_paged/deliveries", token, query: "?limit=100" });
+    expect(seen).toHaveLength(whole.body.data.length);
+    expect(seen.length).toBeGreaterThan(7);
+    const first = await call("listWebhookDeliveries", { path: "/webhooks/wh_paged/deliveries", token });
+    expect(first.body.data.length).toBe(Math.min(25, seen.length));
+    const empty = await call("listWebhookDeliveries", { path: "/webhooks/empty/deliveries", token });
+    expect(empty.body).toEqual({ data: [], nextCursor: null, hasMore: false });
+    const forged = await call("listWebhookDeliveries", { path: "/webhooks/wh_paged/deliveries", token, query: "?cursor=made-up" });
+    expect([forged.status, forged.body.error.code]).toEqual([400, "invalid_request"]);
   });
 
   it("checks list and history limits", async () => {
@@ -234,8 +373,52 @@ describe("resource endpoints", () => {
   });
 });
 
+describe("write bodies", () => {
+  const writes = resources.filter((id) => operations[id].method === "POST");
+
+  it.each(writes)("%s refuses truncated JSON, arrays, strings and NUL bytes with 400 invalid_request", async (id) => {
+    for (const raw of ['{"amount": 1', "[1, 2]", '"a string"', '{"note": "a\u0000b"}']) {
+      const response = await fetch(`${mock.baseUrls.platform}${operations[id].path.replace("{id}", "id_1")}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${freshToken()}`, "content-type": "application/json", ...keyFor(id) },
+        body: raw,
+      });
+      const body = (await response.json()) as { error: { code: string; meta: { reason: string } } };
+      expect([response.status, body.error.code], raw).toEqual([400, "invalid_request"]);
+      expect(validateResponse(id, 400, body, { contentType: "application/json" })).toEqual({ valid: true });
+    }
+  });
+});
+
 describe("idempotency", () => {
   const writes = resources.filter((id) => keyed(id));
+
+  it.each(writes)("%s refuses an empty Idempotency-Key with 400 invalid_request, whether the key is required or not", async (id) => {
+    const token = freshToken();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await call(id, { token, headers: { "idempotency-key": "" }, body: { attempt } });
+      expect([answer.status, answer.body.error.code, answer.body.error.message]).toEqual([400, "invalid_request", expect.stringContaining("empty")]);
+    }
+  });
+
+  it("forgets a key once the description's retention has passed on the sandbox clock", async () => {
+    const own = await start();
+    try {
+      const send = (amount: number) =>
+        fetch(`${own.baseUrls.platform}/payouts/execute`, {
+          method: "POST",
+          headers: { authorization: "Bearer retention", "content-type": "application/json", "idempotency-key": "retention-key" },
+          body: JSON.stringify({ amount }),
+        });
+      expect((await send(1)).status).toBe(200);
+      await own.advance(idempotencyRetentionMs / 1000 - 1);
+      expect((await send(2)).status).toBe(409);
+      await own.advance(1);
+      expect((await send(2)).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
 
   it.each(writes)("%s replays the same key and body, and answers 409 for a different body", async (id) => {
     const token = freshToken();

@@ -123,6 +123,8 @@ export interface OperationTable {
   apiKeys: Record<string, ApiKeyRules>;
   /** `x-rate-limits` of a neighbouring surface, where it has them. */
   rateLimits: RateLimitEntry[] | null;
+  /** How long an `Idempotency-Key` is kept (`x-idempotency-retention-seconds`), where the surface has idempotent writes. */
+  idempotencyRetentionMs: number | null;
   /** The `oauth2` security schemes, with their extensions. */
   oauth: Record<string, OAuthRules>;
 }
@@ -264,7 +266,8 @@ export function operationTable(document: OpenApiDocument): OperationTable {
   const rateLimits = ((document as Node)["x-rate-limits"] ?? null) as RateLimitEntry[] | null;
   const requestBodyLimit = ((document as Node)["x-request-body-limit"] as { maxBytes: number } | undefined)?.maxBytes ?? null;
   const defaultTimeoutMs = seconds((document as Node)["x-timeout-seconds"]) ?? null;
-  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, oauth };
+  const idempotencyRetentionMs = seconds((document as Node)["x-idempotency-retention-seconds"]) ?? null;
+  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, idempotencyRetentionMs, oauth };
 }
 
 /** `export const name = … as const;` (`null` cannot take a const assertion, and needs none). */

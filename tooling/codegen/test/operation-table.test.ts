@@ -78,6 +78,7 @@ describe("the operation table", () => {
     expect(table.defaultTimeoutMs).toBe(60_000);
     expect(table.apiKeys).toEqual({ Key: { in: "header", name: "x-api-key", keyPrefix: "scrape_live_" } });
     expect(table.rateLimits).toBeNull();
+    expect(table.idempotencyRetentionMs).toBeNull();
     expect(table.oauth).toEqual({ OAuth: { flows: {} } });
   });
 
@@ -98,6 +99,7 @@ describe("the operation table", () => {
 // The neighbouring surfaces' extensions: idempotency, per-operation security, rate limits, key environments and OAuth.
 const neighbour = {
   openapi: "3.1.0",
+  "x-idempotency-retention-seconds": 86400,
   "x-rate-limits": [
     { calls: "resource", requests: 600, periodSeconds: 60, per: ["client", "company"], window: "rolling" },
     { calls: "protocol", requests: null, periodSeconds: null, per: ["ip"], window: null },
@@ -169,6 +171,10 @@ describe("the neighbouring surfaces' extensions", () => {
     expect(table.operations.sendInvoice?.idempotencyKey).toEqual({ required: false });
     expect(table.operations.requestToken).not.toHaveProperty("idempotency");
     expect(table.operations.requestToken).not.toHaveProperty("idempotencyKey");
+  });
+
+  it("reads how long idempotency keys are kept, in milliseconds", () => {
+    expect(table.idempotencyRetentionMs).toBe(86_400_000);
   });
 
   it("reads an operation's own security: [] for none, scheme names otherwise, absent when inherited", () => {

@@ -59,6 +59,8 @@ const SHAPES = {
     jitter: boolean,
   }),
   'x-not-shown': { type: 'string', pattern: '\\S' },
+  'x-idempotency': { enum: ['required', 'recommended', 'optional'] },
+  'x-idempotency-retention-seconds': positive,
 };
 
 const ajv = new Ajv({ allErrors: true, $data: true });

@@ -1,4 +1,5 @@
 import extensions from './rules/extensions.js';
+import idempotency from './rules/idempotency.js';
 import mediaTypeExamples from './rules/media-type-examples.js';
 import notShownDescribed from './rules/not-shown-described.js';
 import scraperExtensions from './rules/scraper-extensions.js';
@@ -18,6 +19,7 @@ export default function plugin() {
     rules: {
       oas3: {
         extensions,
+        idempotency,
         'media-type-examples': mediaTypeExamples,
         'not-shown-described': notShownDescribed,
         'scraper-extensions': scraperExtensions,

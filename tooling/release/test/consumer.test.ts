@@ -16,7 +16,7 @@ const tarballs = inject("packed").packed.map((p) => p.tarball);
 
 beforeAll(async () => {
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], {
+  await run("npm", ["install", "--engine-strict", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], {
     cwd: project,
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
-import { createRequire } from "node:module";
+// content-scraper-mock <reset|advance|clock|balance|log|fault|faults> … (the control API of a running sandbox)
 import { parseArgs } from "node:util";
+import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
+import { SandboxControlError } from "../control/plane.js";
 
-const usage =
-  "usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]";
+const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]
+       content-scraper-mock <command> …
+
+${commandsUsage}`;
 
 /** A usage mistake: said in one line with the usage, exit status 2. */
 function refuse(message: string): never {
@@ -40,7 +44,19 @@ function parse(args: string[]) {
 }
 
 // `pnpm mock -- --port 4010` may hand the separator through.
-const values = parse(process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")));
+const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--"));
+const command = commandNames.find((name) => name === args[0]);
+if (command) {
+  try {
+    await runCommand(command, args.slice(1));
+    process.exit(0);
+  } catch (error) {
+    // A mistake in the call (SandboxControlError names the field) or no sandbox at the URL: one line, exit status 1.
+    console.error(`content-scraper-mock ${command}: ${error instanceof SandboxControlError ? `${error.field}: ` : ""}${(error as Error).message}`);
+    process.exit(error instanceof TypeError && "code" in error ? 2 : 1);
+  }
+}
+const values = parse(args);
 if (values.help) {
   console.log(usage);
   process.exit(0);
@@ -62,23 +78,32 @@ const mock = await startMock(options).catch((error: Error) => {
   return process.exit(1);
 });
 
-const prism = createRequire(import.meta.url)("@stoplight/prism-http/package.json") as { version: string };
+const { prismVersion } = await import("../prism.js");
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
-console.log(`Content Scraper sandbox on Prism ${prism.version}, serving ${mode}:`);
+console.log(`Content Scraper sandbox on Prism ${prismVersion}, serving ${mode}:`);
 for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);
 console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
 
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1); // a second signal: stop now
-    stopping = true;
-    mock.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  });
+function stop(): void {
+  if (stopping) process.exit(1); // a second signal: stop now
+  stopping = true;
+  mock.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+
+// Run by a package manager (`npx content-scraper-mock`, `pnpm mock`), the sandbox is the child of a shell that the
+// package manager signals and that does not pass the signal on: when that parent goes, the sandbox stops with it
+// instead of serving on as an orphan.
+if (process.env.npm_command || process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 250).unref();
 }

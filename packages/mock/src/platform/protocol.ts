@@ -1,11 +1,19 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import type { SandboxClock } from "../control/clock.js";
+import { oauth } from "../generated/platform.operations.js";
 import { json, type SurfaceRequest, type SurfaceResponse } from "../http.js";
 import { header, remember } from "../surface-kit.js";
 
 // The OAuth protocol endpoints, as an OAuth client (oauth4webapi) needs them: discovery that names the host it was asked
-// on, registration that reflects its request, and authorization codes bound to their PKCE challenge, client and
-// redirect_uri. The reference shows none of these details: RFC 8414, 7591, 6749 and 7636 fill them (README: choices).
+// on, registration that keeps the client it registers, authorization codes bound to their PKCE challenge, client,
+// redirect_uri and scopes, and tokens that carry only the granted scopes and expire on the sandbox clock. The reference
+// shows few of these details: RFC 8414, 7591, 6749, 7636 and 9068 fill them (README: choices).
+
+const scheme = oauth.OAuth2;
+/** Every scope the description's flows name (`campaigns:read`, …, `offline_access`). */
+export const knownScopes: ReadonlySet<string> = new Set(Object.values(scheme.flows).flatMap((flow) => flow.scopes));
+const lifetimeSeconds = scheme.accessToken.expiresInSeconds;
 
 /** Prism's documented success of the operation: its example. */
 export type Documented = () => Promise<{ status: number; contentType: string; body: unknown }>;
@@ -15,49 +23,124 @@ export function originOf(headers: IncomingHttpHeaders): string {
   return `http://${header(headers.host) ?? "127.0.0.1"}`;
 }
 
+/** A registered client: the RFC 7591 metadata the sandbox acts on. */
+interface Client {
+  redirectUris: string[];
+  grantTypes: string[];
+}
+
 interface Grant {
   clientId: string;
   redirectUri: string;
   challenge: string;
+  scopes: string[];
   used: boolean;
 }
 
-// Codes do not expire in the sandbox; it keeps at most this many, the oldest forgotten first.
-const maxCodes = 100_000;
+/** What the sandbox knows of a token it issued. */
+export interface Issued {
+  clientId: string;
+  scopes: string[];
+  /** Sandbox time (ms) after which it no longer authenticates; refresh tokens do not expire. */
+  expiresAt: number;
+  kind: "access" | "refresh";
+  revoked: boolean;
+}
+
+// Clients, codes and tokens do not expire from memory by age (access tokens stop working after their lifetime); the
+// sandbox keeps at most this many of each, the oldest forgotten first.
+const maxKept = 100_000;
 /** The registration metadata an answer reflects, as sent. */
 const reflected = ["client_name", "redirect_uris", "grant_types", "response_types"];
 
-const protocolError = (status: number, error: string, description: string) => json(status, { error, error_description: description });
+const protocolError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+  json(status, { error, error_description: description }, headers);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** The RFC 7591 metadata problem of a registration, in its terms (`invalid_redirect_uri`, `invalid_client_metadata`). */
+function metadataProblem(body: Record<string, unknown>): { error: string; description: string } | undefined {
+  const uris = body.redirect_uris;
+  if (uris !== undefined) {
+    if (!isStrings(uris)) return { error: "invalid_redirect_uri", description: "redirect_uris must be an array of URIs." };
+    if (uris.some((uri) => !URL.canParse(uri))) return { error: "invalid_redirect_uri", description: "Every redirect_uri must be an absolute URI." };
+  }
+  for (const field of ["grant_types", "response_types"]) {
+    if (body[field] !== undefined && !isStrings(body[field])) return { error: "invalid_client_metadata", description: `${field} must be an array of strings.` };
+  }
+  if (body.client_name !== undefined && typeof body.client_name !== "string") return { error: "invalid_client_metadata", description: "client_name must be a string." };
+  return undefined;
+}
 
 /** The protocol endpoints of one sandbox: `answer(operationId, …)` for every operation with `security: []`. */
-export function createProtocol(seed: string) {
+export function createProtocol(seed: string, clock: SandboxClock) {
+  const clients = new Map<string, Client>();
   const codes = new Map<string, Grant>();
+  const tokens = new Map<string, Issued>();
+  // Signs the access tokens this sandbox issues (RFC 9068 JWTs); nothing outside the sandbox needs to verify them.
+  const signingKey = randomBytes(32);
+
+  /** An RFC 9068 access token (HS256, signed by this sandbox) and, for clients that registered the grant, a refresh token. */
+  function issue(clientId: string, scopes: string[], origin: string): SurfaceResponse {
+    const now = clock.now();
+    const iat = Math.floor(now / 1000);
+    const claims = {
+      iss: origin,
+      sub: "sandbox_user",
+      aud: `${origin}/api/oauth/v1`,
+      client_id: clientId,
+      scope: scopes.join(" "),
+      iat,
+      exp: iat + lifetimeSeconds,
+      jti: randomBytes(12).toString("base64url"),
+    };
+    const unsigned = `${base64url({ alg: "HS256", typ: "at+jwt" })}.${base64url(claims)}`;
+    const accessToken = `${unsigned}.${createHmac("sha256", signingKey).update(unsigned).digest("base64url")}`;
+    remember(tokens, accessToken, { clientId, scopes, expiresAt: now + lifetimeSeconds * 1000, kind: "access", revoked: false }, maxKept);
+    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: lifetimeSeconds, scope: scopes.join(" ") };
+    if (clients.get(clientId)?.grantTypes.includes("refresh_token")) {
+      const refreshToken = `sandbox_rt_${randomBytes(18).toString("base64url")}`;
+      remember(tokens, refreshToken, { clientId, scopes, expiresAt: Number.POSITIVE_INFINITY, kind: "refresh", revoked: false }, maxKept);
+      body.refresh_token = refreshToken;
+    }
+    return json(200, body, { "Cache-Control": "no-store" });
+  }
+
+  /** The requested scopes, or the first that the description does not name. */
+  function scopesOf(requested: string | null): { ok: true; scopes: string[] } | { ok: false; scope: string } {
+    const scopes = [...new Set((requested ?? "").split(" ").filter(Boolean))];
+    const unknown = scopes.find((scope) => !knownScopes.has(scope));
+    return unknown === undefined ? { ok: true, scopes } : { ok: false, scope: unknown };
+  }
 
   /**
-   * The sandbox consents at once: a trusted-looking request redirects to `redirect_uri` with a fresh `code`, the `state`
-   * and `iss`. Without `client_id` or `redirect_uri` the error cannot be redirected: the documented HTML error page.
+   * The sandbox consents at once: a request from a registered client to one of its redirect URIs redirects there with a
+   * fresh `code`, the `state` and `iss`. An unregistered client, or a redirect URI it did not register, cannot be
+   * trusted: the documented HTML error page.
    */
   function authorize(query: URLSearchParams, issuer: string): SurfaceResponse {
-    const clientId = query.get("client_id");
-    const redirectUri = query.get("redirect_uri");
-    let target: URL | undefined;
-    try {
-      target = redirectUri ? new URL(redirectUri) : undefined;
-    } catch {
-      target = undefined;
-    }
-    if (!clientId || !redirectUri || !target) {
-      const page = "<!DOCTYPE html>\n<html lang=\"en\">\n  <head><title>Authorization error</title></head>\n  <body>\n    <h1>Authorization error</h1>\n    <p>The client_id or redirect_uri cannot be trusted.</p>\n  </body>\n</html>\n";
+    const clientId = query.get("client_id") ?? "";
+    const redirectUri = query.get("redirect_uri") ?? "";
+    const client = clients.get(clientId);
+    if (!client?.redirectUris.includes(redirectUri)) {
+      const reason = client ? "The redirect_uri is not one this client registered." : "The client_id is not a registered client.";
+      const page = `<!DOCTYPE html>\n<html lang="en">\n  <head><title>Authorization error</title></head>\n  <body>\n    <h1>Authorization error</h1>\n    <p>${reason}</p>\n  </body>\n</html>\n`;
       return { status: 400, headers: { "Content-Type": "text/html; charset=utf-8" }, body: page };
     }
+    const target = new URL(redirectUri);
     const challenge = query.get("code_challenge");
-    if (query.get("code_challenge_method") !== "S256" || !challenge) {
-      target.searchParams.set("error", "invalid_request");
-      target.searchParams.set("error_description", "PKCE with code_challenge_method=S256 is required.");
-    } else {
+    const scopes = scopesOf(query.get("scope"));
+    const refuse = (error: string, description: string) => {
+      target.searchParams.set("error", error);
+      target.searchParams.set("error_description", description);
+    };
+    if (query.get("code_challenge_method") !== "S256" || !challenge) refuse("invalid_request", "PKCE with code_challenge_method=S256 is required.");
+    else if (!client.grantTypes.includes("authorization_code")) refuse("unauthorized_client", "This client did not register the authorization_code grant.");
+    else if (!scopes.ok) refuse("invalid_scope", `Unknown scope: ${scopes.scope}.`);
+    else {
       const code = `sandbox_code_${randomBytes(18).toString("base64url")}`;
-      remember(codes, code, { clientId, redirectUri, challenge, used: false }, maxCodes);
+      remember(codes, code, { clientId, redirectUri, challenge, scopes: scopes.scopes, used: false }, maxKept);
       target.searchParams.set("code", code);
     }
     const state = query.get("state");
@@ -66,45 +149,92 @@ export function createProtocol(seed: string) {
     return { status: 302, headers: { Location: target.toString() }, body: "" };
   }
 
-  /** Why an authorization code exchange fails (`invalid_grant`), or undefined when the code, client and verifier agree. */
-  function redeem(form: URLSearchParams, clientId: string | undefined): string | undefined {
-    const grant = codes.get(form.get("code") ?? "");
+  /** Why an authorization code exchange fails (`invalid_grant`), or the grant when the code, client and verifier agree. */
+  function redeem(form: Record<string, string>, clientId: string): Grant | string {
+    const grant = codes.get(form.code ?? "");
     if (!grant) return "The authorization code is unknown.";
     if (grant.used) return "The authorization code was already used.";
     grant.used = true; // One exchange per code, whether it succeeds or not.
     if (grant.clientId !== clientId) return "The authorization code was issued to another client.";
-    if (grant.redirectUri !== form.get("redirect_uri")) return "redirect_uri differs from the one of the authorization request.";
-    const verifier = form.get("code_verifier") ?? "";
+    if (grant.redirectUri !== form.redirect_uri) return "redirect_uri differs from the one of the authorization request.";
+    const verifier = form.code_verifier ?? "";
     if (createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return "code_verifier does not match the code_challenge (S256).";
-    return undefined;
+    return grant;
   }
 
-  async function token(request: SurfaceRequest, documented: Documented): Promise<SurfaceResponse> {
-    const form = formOf(request);
-    const grantType = form.get("grant_type");
-    if (grantType === "authorization_code") {
-      const problem = redeem(form, clientIdOf(request, form));
-      if (problem) return protocolError(400, "invalid_grant", problem);
-    } else if (grantType !== "refresh_token" && grantType !== "client_credentials") {
+  function token(request: SurfaceRequest, form: Record<string, string>, origin: string): SurfaceResponse {
+    const grantType = form.grant_type;
+    if (grantType !== "authorization_code" && grantType !== "refresh_token" && grantType !== "client_credentials") {
       return protocolError(400, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials, in a form body.");
     }
-    return answerOf(await documented());
+    const clientId = clientIdOf(request, form);
+    const client = clientId === undefined ? undefined : clients.get(clientId);
+    if (!client || clientId === undefined) return protocolError(401, "invalid_client", "The client is not registered: register it at /register first.");
+    if (!client.grantTypes.includes(grantType)) return protocolError(400, "unauthorized_client", `This client did not register the ${grantType} grant.`);
+    if (grantType === "authorization_code") {
+      const grant = redeem(form, clientId);
+      return typeof grant === "string" ? protocolError(400, "invalid_grant", grant) : issue(clientId, grant.scopes, origin);
+    }
+    if (grantType === "refresh_token") {
+      const previous = tokens.get(form.refresh_token ?? "");
+      if (previous?.kind !== "refresh" || previous.revoked || previous.clientId !== clientId) {
+        return protocolError(400, "invalid_grant", "The refresh token is unknown, revoked, or was issued to another client.");
+      }
+      const narrower = form.scope === undefined ? { ok: true as const, scopes: previous.scopes } : scopesOf(form.scope);
+      if (!narrower.ok || narrower.scopes.some((scope) => !previous.scopes.includes(scope))) {
+        return protocolError(400, "invalid_scope", "A refresh can only ask for scopes of the original grant.");
+      }
+      previous.revoked = true; // rotated: the answer carries the refresh token to use next
+      return issue(clientId, narrower.scopes, origin);
+    }
+    const requested = scopesOf(form.scope ?? null);
+    if (!requested.ok) return protocolError(400, "invalid_scope", `Unknown scope: ${requested.scope}.`);
+    return issue(clientId, requested.scopes, origin);
   }
 
-  return async function answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented): Promise<SurfaceResponse> {
-    const origin = originOf(request.headers);
-    switch (operationId) {
-      case "authorizeClient":
-        return authorize(request.query ?? new URLSearchParams(), origin);
-      case "getAuthorizationServerMetadata":
-        return metadataAt(origin, await documented());
-      case "registerClient":
-        return register(body, seed);
-      case "requestToken":
-        return token(request, documented);
-      default:
-        return answerOf(await documented());
-    }
+  /** RFC 7591's 201, reflecting the metadata sent, with a client_id that follows from the seed and that metadata. */
+  function register(body: unknown): SurfaceResponse {
+    const sent = isObject(body) ? body : {};
+    const problem = metadataProblem(sent);
+    if (problem) return protocolError(400, problem.error, problem.description);
+    const metadata = Object.fromEntries(Object.entries(sent).filter(([name]) => reflected.includes(name)));
+    const clientId = `sandbox_client_${createHash("sha256").update(`${seed}\n${JSON.stringify(metadata)}`).digest("hex").slice(0, 24)}`;
+    // RFC 7591 §2: without grant_types, the client uses authorization_code.
+    remember(clients, clientId, { redirectUris: (sent.redirect_uris as string[]) ?? [], grantTypes: (sent.grant_types as string[]) ?? ["authorization_code"] }, maxKept);
+    return json(201, { client_id: clientId, ...metadata });
+  }
+
+  return {
+    /** Answers a protocol operation; `body` is the request body, already decoded and valid against its schema. */
+    async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented): Promise<SurfaceResponse> {
+      const origin = originOf(request.headers);
+      switch (operationId) {
+        case "authorizeClient":
+          return authorize(request.query ?? new URLSearchParams(), origin);
+        case "getAuthorizationServerMetadata":
+          return metadataAt(origin, await documented());
+        case "registerClient":
+          return register(body);
+        case "requestToken":
+          return token(request, (body ?? {}) as Record<string, string>, origin);
+        case "revokeToken": {
+          // RFC 7009: revoking an unknown token is not an error.
+          const issued = tokens.get(((body ?? {}) as Record<string, string>).token ?? "");
+          if (issued) issued.revoked = true;
+          return answerOf(await documented());
+        }
+        default:
+          return answerOf(await documented());
+      }
+    },
+    /** What the sandbox issued as `token`, if it did. */
+    issued: (token: string): Issued | undefined => tokens.get(token),
+    /** Forgets every client, code and token. */
+    reset(): void {
+      clients.clear();
+      codes.clear();
+      tokens.clear();
+    },
   };
 }
 
@@ -122,23 +252,10 @@ function metadataAt(origin: string, served: Awaited<ReturnType<Documented>>): Su
   return json(served.status, Object.fromEntries(Object.entries(example).map(([name, value]) => [name, rebase(value)])), { "Content-Type": served.contentType });
 }
 
-/** RFC 7591's 201, reflecting the metadata sent, with a client_id that follows from the seed and that metadata. */
-function register(body: unknown, seed: string): SurfaceResponse {
-  const metadata = Object.fromEntries(Object.entries(isObject(body) ? body : {}).filter(([name]) => reflected.includes(name)));
-  const clientId = `sandbox_client_${createHash("sha256").update(`${seed}\n${JSON.stringify(metadata)}`).digest("hex").slice(0, 24)}`;
-  return json(201, { client_id: clientId, ...metadata });
-}
-
-/** The form parameters (the description's media type); a body in another media type carries none. */
-function formOf(request: SurfaceRequest): URLSearchParams {
-  const form = /^application\/x-www-form-urlencoded\b/i.test(header(request.headers["content-type"]) ?? "");
-  return new URLSearchParams(form ? request.body?.toString("utf8") : "");
-}
-
 /** The client: HTTP Basic (its id form-encoded, RFC 6749 §2.3.1), else `client_id` in the body (a public client). */
-function clientIdOf(request: SurfaceRequest, form: URLSearchParams): string | undefined {
+function clientIdOf(request: SurfaceRequest, form: Record<string, string>): string | undefined {
   const basic = /^Basic\s+(\S+)$/i.exec(header(request.headers.authorization) ?? "");
-  if (!basic) return form.get("client_id") ?? undefined;
+  if (!basic) return form.client_id;
   const id = Buffer.from(basic[1] as string, "base64").toString("utf8").split(":")[0] as string;
   try {
     return decodeURIComponent(id.replace(/\+/g, "%20"));

@@ -1,3 +1,5 @@
+import type { SandboxClock } from "../control/clock.js";
+import { remember } from "../surface-kit.js";
 import { sandboxKeys } from "./keys.js";
 import { TokenBucket } from "./token-bucket.js";
 
@@ -11,6 +13,7 @@ export interface AccountOptions {
   credits: number;
   requestsPerMinute: number;
   burstSeconds: number;
+  clock: SandboxClock;
 }
 
 // Accounts are created by whoever sends a new key; past this many, the oldest is forgotten (its balance starts over).
@@ -27,12 +30,17 @@ export class Accounts {
   get(key: string): Account {
     let account = this.#accounts.get(key);
     if (!account) {
-      const { credits, requestsPerMinute, burstSeconds } = this.#options;
-      account = { bucket: new TokenBucket(requestsPerMinute, burstSeconds), balance: key === sandboxKeys.empty ? 0 : credits };
-      if (this.#accounts.size >= maxAccounts) this.#accounts.delete(this.#accounts.keys().next().value as string);
-      this.#accounts.set(key, account);
+      const { credits, requestsPerMinute, burstSeconds, clock } = this.#options;
+      account = { bucket: new TokenBucket(requestsPerMinute, burstSeconds, () => clock.now()), balance: key === sandboxKeys.empty ? 0 : credits };
+      remember(this.#accounts, key, account, maxAccounts);
     }
     return account;
+  }
+
+  /** Forgets one key's account (its balance and bucket start over), or every account. */
+  reset(key?: string): void {
+    if (key === undefined) this.#accounts.clear();
+    else this.#accounts.delete(key);
   }
 }
 

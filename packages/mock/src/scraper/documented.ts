@@ -1,7 +1,7 @@
 import type { PrismOperation } from "./engine.js";
 import type { Examples, Post } from "./posts.js";
 import { type ErrorCode, statusOf } from "./rules.js";
-import type { Schema } from "./validation.js";
+import type { Schema } from "../body.js";
 
 // What the description documents for an operation, read from the operation as Prism loaded it: the request schema,
 // which response carries which error code, and the example listing catalogs are made from.

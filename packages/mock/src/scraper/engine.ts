@@ -1,11 +1,8 @@
-import { createRequire } from "node:module";
-import prismHttp from "@stoplight/prism-http";
+import { createInstance, getHttpOperationsFromSpec, JSONSchemaFaker } from "../prism.js";
 
 // Prism, in process: it routes nothing here (the surface has already found the operation) but negotiates the documented
 // response, serves its example (static mode) or generates one from the schema (dynamic mode), and honours what the
 // caller asked for with `Prefer` (code, example, dynamic).
-
-const { createInstance, getHttpOperationsFromSpec } = prismHttp;
 
 export type PrismOperation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 
@@ -35,8 +32,6 @@ const silent = { info: ignore, debug: ignore, warn: ignore, error: ignore, succe
  * `--json-schema-faker-fillProperties`; in process it is set on the json-schema-faker instance Prism itself loads.
  */
 function disableFillProperties(): void {
-  const prismRequire = createRequire(createRequire(import.meta.url).resolve("@stoplight/prism-http"));
-  const { JSONSchemaFaker } = prismRequire("json-schema-faker") as { JSONSchemaFaker: { option(options: object): void } };
   JSONSchemaFaker.option({ fillProperties: false });
 }
 

@@ -11,6 +11,12 @@ export type Outcome =
   | { kind: "plain-text" }
   /** 200 with an empty catalog. */
   | { kind: "empty" }
+  /** 200 with a catalog whose page one overshoots the nominal page size. */
+  | { kind: "overshoot" }
+  /** The caller's whole rate limit spent in this one call: 429 with the bucket's (short) Retry-After. */
+  | { kind: "rate-limited" }
+  /** A cursor the sandbox did not issue: a billed page one, as the service answers a stale cursor. */
+  | { kind: "stale-cursor" }
   /** The usual 200, after the platform's typical duration. */
   | { kind: "slow" };
 
@@ -19,6 +25,8 @@ export const busyRetryAfterSeconds = 1;
 
 export interface MagicInput {
   input: string;
+  /** Where it is sent: as an identifier (the default), or as a listing's `cursor`. */
+  field?: "cursor";
   outcome: Outcome;
   /** What the sandbox answers, in the README's words. */
   answer: string;
@@ -32,6 +40,23 @@ export const magicInputs: readonly MagicInput[] = [
   },
   { input: "nopost", outcome: { kind: "empty" }, answer: "200 with an empty `posts` array and no `next_cursor`, billed; other operations answer as usual" },
   {
+    input: "overshoot",
+    outcome: { kind: "overshoot" },
+    answer:
+      "200 on a posts listing whose page size is nominal (`shortvideo`, `photoshare`, `videosite`, `microblog`): page one holds a few more posts than the page size and page two as many fewer, billed; other operations answer as usual",
+  },
+  {
+    input: "ratelimited",
+    outcome: { kind: "rate-limited" },
+    answer: "429 `SCRAPER_RATE_LIMITED`: the key's whole bucket is spent in this one call, with the bucket's `Retry-After` (1 s at the default rate), free",
+  },
+  {
+    input: "stale",
+    field: "cursor",
+    outcome: { kind: "stale-cursor" },
+    answer: "as a listing's `cursor`: 200 with page one, billed, as for any stale or unrecognised cursor",
+  },
+  {
     input: "busy",
     outcome: { kind: "error", codes: ["SCRAPER_SYSTEM_BUSY"] },
     answer: `${statusOf("SCRAPER_SYSTEM_BUSY")} \`SCRAPER_SYSTEM_BUSY\` with \`Retry-After: ${busyRetryAfterSeconds}\`, refunded (charged 0) and not counted against the rate limit`,
@@ -44,10 +69,10 @@ export const magicInputs: readonly MagicInput[] = [
     outcome: { kind: "plain-text" },
     answer: "504 with the gateway's bare `text/plain` body (no JSON, no `X-Scraper-Credits-Charged`), refunded",
   },
-  { input: "slow", outcome: { kind: "slow" }, answer: "200 as usual, after the upper bound of the platform's typical duration (`x-typical-duration-seconds`)" },
+  { input: "slow", outcome: { kind: "slow" }, answer: "200 as usual, after the upper bound of the platform's typical duration (`x-typical-duration-seconds`) times `timeScale`, on the sandbox clock" },
 ];
 
-const byInput = new Map(magicInputs.map((magic) => [magic.input, magic]));
+const byInput = new Map(magicInputs.filter((magic) => magic.field === undefined).map((magic) => [magic.input, magic]));
 
 /** The magic word a value stands for: a handle without `@`, or a URL's last path segment. */
 function wordOf(value: string): string {

@@ -23,8 +23,13 @@ export interface Creator {
 }
 
 export interface Catalog {
-  /** The `index`-th post of the catalog, 0 being the newest. */
-  post(index: number): Post;
+  /**
+   * The `index`-th post of the catalog: 0 the newest when the sandbox started, going back in time, unless `uploadedAt`
+   * (Unix seconds) places it. Each index is a distinct post.
+   */
+  post(index: number, uploadedAt?: number): Post;
+  /** Seconds between the creator's posts: the pace at which new ones appear as sandbox time passes. */
+  readonly spacingSeconds: number;
   /** `profile_pictures`: the requested handle mapped to the creator's picture. */
   pictures(): Record<string, string>;
 }
@@ -95,7 +100,8 @@ export function catalogOf(examples: Examples, creator: Creator): Catalog {
   const newest = examples.posts[0]?.uploadedAt;
 
   return {
-    post(index) {
+    spacingSeconds: spacing,
+    post(index, placed) {
       const example = examples.posts[index % examples.posts.length] as Post;
       const id = postId(example.id, index);
       const post: Record<string, unknown> = {};
@@ -108,7 +114,7 @@ export function catalogOf(examples: Examples, creator: Creator): Catalog {
         if (count !== undefined) post[counter] = Math.floor((count * (10 + (Math.floor(noise / 2 ** (8 * slot)) % 256))) / 100);
       });
       if (newest !== undefined && example.uploadedAt !== undefined) {
-        const uploadedAt = newest - index * spacing - (Math.floor(noise / 2 ** 40) % 3600);
+        const uploadedAt = placed ?? newest - index * spacing - (Math.floor(noise / 2 ** 40) % 3600);
         post.uploadedAt = uploadedAt;
         if (example.uploadedAtFormatted !== undefined) post.uploadedAtFormatted = new Date(uploadedAt * 1000).toISOString().replace(".000Z", "Z");
       }

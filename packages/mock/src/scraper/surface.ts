@@ -1,5 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { answerAll, json, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
+import { validateRequest } from "@content-scraper/validators/scraper";
+import { type BodyProblem, declaredFields, readBody } from "../body.js";
+import { type AnswerRecord, answerAll, json, type SandboxServices, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
 import { requestId } from "../request-id.js";
 import { type Account, Accounts, reserve, settle } from "./accounts.js";
 import { type Documented, documentedError, documentedPlainText, listingExamples, requestSchema } from "./documented.js";
@@ -22,7 +23,6 @@ import {
   typicalDurationMs,
 } from "./rules.js";
 import type { BucketState } from "./token-bucket.js";
-import { declaredFields, type InvalidInput, invalidInput, parseJson } from "./validation.js";
 
 export interface ScraperOptions {
   /** The bundled description (`spec/dist/scraper.json`). */
@@ -35,6 +35,7 @@ export interface ScraperOptions {
   requestsPerMinute: number | undefined;
   /** Multiplies the simulated durations (the `slow` input): 0 answers at once. */
   timeScale: number;
+  sandbox: SandboxServices;
 }
 
 type Json = Record<string, unknown>;
@@ -67,15 +68,19 @@ function failure(code: ErrorCode, message: string, id: string, extra: Json = {},
   return json(statusOf(code), { error: code, message, request_id: id, ...extra }, { ...creditHeaders(0), ...headers });
 }
 
-const invalid = (problem: InvalidInput, id: string) => failure("INVALID_INPUT", problem.message, id, { field: problem.field, reason: problem.reason });
+const invalid = (problem: BodyProblem, id: string) => failure("INVALID_INPUT", problem.message, id, { field: problem.field, reason: problem.reason });
 
 export async function createScraperSurface(options: ScraperOptions): Promise<Surface> {
   const engine = await createEngine(options.description);
+  const { clock, faults } = options.sandbox;
   const accounts = new Accounts({
     credits: options.credits,
     requestsPerMinute: options.requestsPerMinute ?? defaultRateLimit.requestsPerMinute,
     burstSeconds: defaultRateLimit.burstSeconds,
+    clock,
   });
+  // When catalogs were as they start: they grow from here as sandbox time passes (a reset of everything starts over).
+  let catalogsSince = clock.now();
   const operations = new Map<string, Operation>();
   for (const [id, prism] of engine.operations) {
     const rules = operationAt(prism.path);
@@ -120,8 +125,10 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
         rules,
         body: isObject(context.body) ? context.body : {},
         seed: options.seed,
-        empty: context.magic === "nopost",
+        magic: context.magic,
         examples: listings.get(rules.operationId),
+        since: catalogsSince,
+        now: clock.now(),
       });
       const body = { ...answer.body, data, request_id: context.id, meta: { credits_charged: charged, credits_remaining: account.balance } };
       return json(answer.status, body, { ...headers, "X-Scraper-Credits-Remaining": String(account.balance), ...rateHeaders(account.bucket.state()) });
@@ -143,10 +150,11 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
 
   type Finish = { id: string; body: unknown; reserved: number; magic: string | undefined };
 
-  async function answer(request: SurfaceRequest, id: string): Promise<SurfaceResponse> {
+  async function answer(request: SurfaceRequest, id: string, record: AnswerRecord): Promise<SurfaceResponse> {
     const operation = operations.get(request.path);
     if (!operation) return unknownPath(request.path, id);
     const { rules, prism } = operation;
+    record.operation = rules.operationId;
     if (request.method !== rules.method) {
       // No operation answers this method here: an unknown endpoint to the service, with the method that would work.
       const message = `${request.method} ${request.path} is not an operation: scraper operations are ${rules.method}.`;
@@ -158,17 +166,21 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     const account = accounts.get(key.key);
     if (!account.bucket.take()) return rateLimited(account, id);
 
-    const parsed = parseJson(request.body);
+    const parsed = readBody(request.body, { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema: operation.schema });
     if (!parsed.ok) return invalid(parsed.problem, id);
-    const problem = invalidInput(rules.operationId, parsed.body, operation.schema);
-    if (problem) return invalid(problem, id);
     const prefer = parsePrefer(request.headers.prefer);
     if (!prefer.ok) return invalid({ message: prefer.message, field: "Prefer", reason: "malformed preference" }, id);
 
-    // What to serve: what `Prefer` asks for, else what a magic input stands for, else the usual success.
-    const { code, exampleKey, dynamic } = prefer.preferences;
+    // What to serve: an injected fault's status, else what `Prefer` asks for, else what a magic input stands for, else
+    // the usual success.
+    const fault = faults.take("scraper", rules.operationId);
+    const { code = fault?.status, exampleKey, dynamic } = prefer.preferences;
     const magic = code === undefined && exampleKey === undefined ? magicOf(parsed.body, operation.identifiers) : undefined;
     const outcome = magic?.magic.outcome;
+    if (outcome?.kind === "rate-limited") {
+      account.bucket.drain();
+      return rateLimited(account, id);
+    }
     let documented: Documented | undefined = code === undefined ? undefined : { code, exampleKey };
     if (outcome?.kind === "error") documented = documentedError(prism, outcome.codes);
     if (outcome?.kind === "plain-text") documented = documentedPlainText(prism);
@@ -185,23 +197,41 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (!reserve(account, price)) {
       return failure("INSUFFICIENT_SCRAPER_CREDITS", `Your scraper credit balance (${account.balance}) cannot cover this request (${price} credits). Top up to continue.`, id);
     }
-    if (outcome?.kind === "slow") await sleep((typicalDurationMs(rules)?.max ?? 0) * options.timeScale);
+    // Waits run on the sandbox clock: `advance` ends them early.
+    await clock.sleep(fault?.latencyMs ?? 0);
+    if (outcome?.kind === "slow") await clock.sleep((typicalDurationMs(rules)?.max ?? 0) * options.timeScale);
     const accept = documented?.accept ?? (code === undefined ? "application/json" : (request.headers.accept ?? "*/*"));
     const served = await engine.answer(prism, { headers: { accept, "content-type": "application/json" }, body: parsed.body }, choice);
     if (!served.ok) {
       settle(account, price, 0);
       // Only what a caller asked for with Prefer can be missing from the description; anything else is the sandbox's bug.
-      if (code === undefined && exampleKey === undefined) throw new Error(`Prism could not answer ${rules.operationId}: ${served.detail}`);
+      if (prefer.preferences.code === undefined && exampleKey === undefined) throw new Error(`Prism could not answer ${rules.operationId}: ${served.detail}`);
       const message = `The Prefer header asks for a response the description does not document: ${served.detail}`;
       return invalid({ message, field: "Prefer", reason: "undocumented response" }, id);
     }
     return finish(operation, account, served, { id, body: parsed.body, reserved: price, magic: magic?.value });
   }
 
+  const byId = new Map([...operations.values()].map((operation) => [operation.rules.operationId, operation.rules]));
+
   return {
     maxBodyBytes,
-    tooLarge: () => failure("PAYLOAD_TOO_LARGE", `Request body exceeds the ${maxBodyBytes / 1024} KB limit.`, requestId()),
+    tooLarge: () => failure("PAYLOAD_TOO_LARGE", `Request body exceeds the ${maxBodyBytes / 1024} KB limit.`, requestId(clock.now())),
     // A bug in the sandbox is answered as the service answers its own failures: refunded, retryable, and logged.
-    handle: answerAll(answer, (id) => failure("INTERNAL_ERROR", "The sandbox failed to answer this request; see its log.", id)),
+    handle: answerAll(clock, answer, (id) => failure("INTERNAL_ERROR", "The sandbox failed to answer this request; see its log.", id)),
+    reset(key) {
+      accounts.reset(key);
+      if (key === undefined) catalogsSince = clock.now();
+    },
+    statuses: (operationId) => {
+      const rules = byId.get(operationId);
+      return rules && Object.keys(rules.billing);
+    },
+    setBalance(key, credits) {
+      const checked = checkKey(key);
+      if (!checked.ok) return checked.message;
+      accounts.get(key).balance = credits;
+      return undefined;
+    },
   };
 }

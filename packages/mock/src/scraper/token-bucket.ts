@@ -10,44 +10,55 @@ export interface BucketState {
 
 /**
  * A token bucket as the reference describes the service's: `burstSeconds` of allowance can be spent at once and the
- * refill is continuous.
+ * refill is continuous, on the clock `now` reads (the sandbox's).
  */
 export class TokenBucket {
   readonly #limit: number;
   readonly #capacity: number;
   readonly #perMs: number;
+  readonly #now: () => number;
   #tokens: number;
   #updated: number;
 
-  constructor(requestsPerMinute: number, burstSeconds: number, now = Date.now()) {
+  constructor(requestsPerMinute: number, burstSeconds: number, now: () => number) {
     this.#limit = requestsPerMinute;
     this.#capacity = (requestsPerMinute * burstSeconds) / 60;
     this.#perMs = requestsPerMinute / 60_000;
+    this.#now = now;
     this.#tokens = this.#capacity;
-    this.#updated = now;
+    this.#updated = now();
   }
 
-  #refill(now: number): void {
-    this.#tokens = Math.min(this.#capacity, this.#tokens + (now - this.#updated) * this.#perMs);
+  #refill(): number {
+    const now = this.#now();
+    // max(): a clock set back (a reset of the whole sandbox) refills nothing rather than draining.
+    this.#tokens = Math.min(this.#capacity, this.#tokens + Math.max(0, now - this.#updated) * this.#perMs);
     this.#updated = now;
+    return now;
   }
 
   /** Takes a token if there is one. */
-  take(now = Date.now()): boolean {
-    this.#refill(now);
+  take(): boolean {
+    this.#refill();
     if (this.#tokens < 1) return false;
     this.#tokens -= 1;
     return true;
   }
 
   /** Gives back a token taken for a request that, as the reference says, does not consume the rate limit. */
-  giveBack(now = Date.now()): void {
-    this.#refill(now);
+  giveBack(): void {
+    this.#refill();
     this.#tokens = Math.min(this.#capacity, this.#tokens + 1);
   }
 
-  state(now = Date.now()): BucketState {
-    this.#refill(now);
+  /** Spends every token at once: the limit is reached in one call (a magic input). */
+  drain(): void {
+    this.#refill();
+    this.#tokens = 0;
+  }
+
+  state(): BucketState {
+    const now = this.#refill();
     return {
       limit: this.#limit,
       remaining: Math.floor(this.#tokens),
