@@ -27,8 +27,8 @@ const pointer = (path) => path.map((/** @type {string | number} */ s) => String(
 
 /**
  * Every difference between two descriptions, in words, with api-smart-diff's classification.
- * @param {unknown} before
- * @param {unknown} after
+ * @param {import("./normalize.mjs").Node} before
+ * @param {import("./normalize.mjs").Node} after
  */
 export function diffDescriptions(before, after) {
   const [from, to] = [normalizeDescription(before), normalizeDescription(after)];

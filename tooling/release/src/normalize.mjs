@@ -21,7 +21,7 @@ const schemaForm = (/** @type {unknown} */ value) => (value === false ? { not: {
  */
 export function normalizeDescription(document) {
   const reached = new Set();
-  /** @param {unknown} node @param {string[]} stack */
+  /** @param {unknown} node @param {string[]} stack @returns {any} */
   const inline = (node, stack, inPaths = false) => {
     if (Array.isArray(node)) return node.map((item) => inline(item, stack, inPaths));
     if (node === null || typeof node !== "object") return node;

@@ -1,5 +1,5 @@
 import { validateRequest } from "@content-scraper/validators/platform";
-import { type BodyProblem, formMediaType, readBody } from "../body.js";
+import { type BodyProblem, formMediaType, readBody, type Schema } from "../body.js";
 import { idempotencyRetentionMs, operations, rateLimits } from "../generated/platform.operations.js";
 import { pick } from "../hash.js";
 import { type AnswerRecord, answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceRequest, type SurfaceResponse } from "../http.js";
@@ -123,10 +123,11 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   function bodyOf(operation: PrismOperation, rules: Rules, request: SurfaceRequest): ReturnType<typeof readBody> {
     // An operation that documents no body reads none.
     if (!operation.request?.body) return { ok: true, body: undefined };
-    const mediaType = operation.request?.body?.contents?.[0]?.mediaType ?? "application/json";
+    const content = operation.request.body.contents?.[0];
+    const mediaType = content?.mediaType ?? "application/json";
     const sent = header(request.headers["content-type"])?.split(";")[0]?.trim().toLowerCase();
     const raw = mediaType === formMediaType && sent !== formMediaType ? (request.body && Buffer.alloc(0)) : request.body;
-    return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType });
+    return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType, schema: content?.schema as Schema | undefined });
   }
 
   async function answer(request: SurfaceRequest, id: string, record: AnswerRecord): Promise<SurfaceResponse> {
@@ -143,11 +144,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
       // A protocol endpoint: no bearer token, and no limits (theirs are not shown). Its examples are served even in
       // dynamic mode: the bodies' schemas are open, and a generated one would be no token or metadata a client can use.
       const parsed = bodyOf(operation, rules, request);
-      if (!parsed.ok) {
-        // RFC 7591 names a registration's errors; RFC 6749 the others'.
-        const error = rules.operationId === "registerClient" ? "invalid_client_metadata" : "invalid_request";
-        return json(400, { error, error_description: parsed.problem.message });
-      }
+      if (!parsed.ok) return protocol.refuseBody(rules.operationId, parsed.problem);
       const injected = fault();
       await clock.sleep(injected?.latencyMs ?? 0);
       if (injected?.status !== undefined) return faulted(operation, injected.status, id, origin, {});
