@@ -188,6 +188,16 @@ describe("authorize", () => {
     expect([location.searchParams.get("error"), location.searchParams.get("state"), location.searchParams.get("iss"), location.searchParams.get("code")]).toEqual([error, "s2", mock.url, null]);
   });
 
+  it("redirects to the sandbox's own callback, which answers the authorization response's parameters as JSON", async () => {
+    const callback = `${mock.url}/__sandbox/oauth/callback`;
+    const registration = await call("registerClient", { body: { redirect_uris: [callback] } });
+    const query = new URLSearchParams({ response_type: "code", client_id: registration.body.client_id, redirect_uri: callback, state: "s3", code_challenge: "abc", code_challenge_method: "S256" });
+    // As a browser or respect does: the redirect is followed.
+    const followed = await fetch(`${mock.baseUrls.platform}/authorize?${query}`);
+    expect([followed.status, followed.url.split("?")[0]]).toEqual([200, callback]);
+    expect(await followed.json()).toEqual({ code: expect.stringMatching(/^sandbox_code_/), state: "s3", iss: mock.url });
+  });
+
   it.each([
     ["an unregistered client_id", async () => ({ client_id: "sandbox_client_unknown", redirect_uri: redirectUri })],
     ["a redirect_uri the client did not register", async () => ({ client_id: await registered(), redirect_uri: "https://elsewhere.example/cb" })],
@@ -320,8 +330,13 @@ describe("resource endpoints", () => {
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe("unauthorized");
       expect(answer.body.error.requestId).toMatch(/^req_/);
-      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", resource_metadata="http:\/\/.+"$/);
+      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"(, scope="[a-z]+:(read|write)")?, resource_metadata="http:\/\/.+"$/);
     }
+  });
+
+  it("names the scope to request in the 401 challenge, where the sandbox knows the operation's scope", async () => {
+    const answer = await call("getPostMetricsHistory", { token: platformTokens.expired });
+    expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", scope="posts:read", resource_metadata="http:\/\/.+"$/);
   });
 
   it("answers the magic tokens with 402 subscription_required and 403 insufficient_scope", async () => {

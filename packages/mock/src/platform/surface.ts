@@ -109,7 +109,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     const body = served.body as { error?: unknown } | undefined;
     const envelope = typeof body?.error === "object" && body.error !== null ? (body.error as { code?: string }) : undefined;
     const extra: Record<string, string> = {};
-    if (envelope?.code === "unauthorized") extra["WWW-Authenticate"] = challenge(origin, "invalid_token");
+    if (envelope?.code === "unauthorized") extra["WWW-Authenticate"] = challenge(origin, "invalid_token", scopeOf(operation));
     if (envelope?.code === "insufficient_scope") extra["WWW-Authenticate"] = challenge(origin, "insufficient_scope", scopeOf(operation));
     if (status === 429 && bucket) extra["Retry-After"] = String(bucket.state().retryAfter);
     const answer = envelope ? { ...body, error: { ...envelope, requestId: id } } : body;
@@ -157,7 +157,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     const dead = token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt));
     if (!token || dead) {
       const message = token ? "The access token has expired or was revoked: re-authenticate." : "An access token is required: send Authorization: Bearer <ACCESS_TOKEN>.";
-      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token") });
+      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token", scopeOf(operation)) });
     }
     const bucket = buckets.get(token);
     if (token === platformTokens.rateLimited) bucket.drain();
