@@ -105,6 +105,8 @@ describe("redocly score", () => {
     const out = execFileSync(process.execPath, [cli, "score", new URL(`../dist/${api}.json`, import.meta.url).pathname, "--format", "json"], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
+      // Run outside the repository's redocly.yaml: its `telemetry: off` does not reach here.
+      env: { ...process.env, REDOCLY_TELEMETRY: "off" },
     });
     return JSON.parse(out.slice(out.indexOf("{"))) as { agentReadiness: number; subscores: Record<string, number> };
   };
