@@ -243,7 +243,7 @@ const broken: [Surface, string, string, string, (answer: Answer) => void][] = [
   [
     "scraper",
     "rateLimitRetryAfter",
-    "limitReached",
+    "bucketSpent",
     "a 429 without Retry-After",
     (answer) => {
       if (answer.status === 429) delete answer.headers["retry-after"];
