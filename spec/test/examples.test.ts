@@ -112,7 +112,7 @@ describe("the scraper description's examples", () => {
 describe("the neighbouring surfaces' examples", () => {
   it("cover their responses, request bodies, parameters and schema examples", () => {
     expect(surfaces.platform.responses.length).toBeGreaterThan(13 * 5);
-    expect(surfaces.platform.requests).toHaveLength(10);
+    expect(surfaces.platform.requests).toHaveLength(12);
     expect(surfaces.platform.parameters.length).toBeGreaterThan(20);
     expect(surfaces.platform.schemas.length).toBeGreaterThan(3);
     expect(surfaces["platform-legacy"].responses.length).toBeGreaterThan(6);

@@ -1,4 +1,4 @@
-import type { ValidationResult } from "@content-scraper/validators";
+import type { ValidationError, ValidationResult } from "@content-scraper/validators";
 
 // One body-validation step for every surface: the raw body is decoded in the operation's documented media type (JSON,
 // or a form) and checked with the precompiled validators generated from the same description. A problem is said in
@@ -8,10 +8,12 @@ import type { ValidationResult } from "@content-scraper/validators";
 /** The parts of a request schema this module reads. */
 export interface Schema {
   properties?: Record<string, Schema>;
+  required?: string[];
   allOf?: Schema[];
   oneOf?: Schema[];
   anyOf?: Schema[];
   pattern?: string;
+  const?: unknown;
 }
 
 /** What is wrong with a body. */
@@ -70,12 +72,41 @@ export function declaredFields(schema: Schema | undefined): string[] | undefined
 const fieldOf = (pointer: string) =>
   pointer === "" ? undefined : pointer.slice(1).split("/").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")).join(".");
 
+/**
+ * The errors that are the body's problem when its schema is a union that one property's `const` tells apart (the
+ * /token grants, by `grant_type`): the validators report every branch's failures, but only the branch the body picks
+ * applies. A missing tag, or one that picks no branch, is itself the problem.
+ */
+function pickedErrors(errors: readonly ValidationError[], schema: Schema | undefined, body: unknown): readonly ValidationError[] {
+  const branches = schema?.oneOf ?? [];
+  const tags = new Set(branches.flatMap((branch) => Object.entries(branch.properties ?? {}).filter(([, property]) => property.const !== undefined).map(([name]) => name)));
+  const [tag] = tags;
+  if (tags.size !== 1 || tag === undefined || typeof body !== "object" || body === null || Array.isArray(body)) return errors;
+  if (!Object.hasOwn(body, tag)) {
+    // Without the tag no branch applies: that it is missing is the problem.
+    const missing = errors.filter((error) => fieldOf(error.path) === tag);
+    return missing.length ? missing.slice(0, 1) : errors;
+  }
+  const value = (body as Record<string, unknown>)[tag];
+  const picked = branches.find((branch) => branch.properties?.[tag]?.const === value);
+  if (!picked) {
+    const named = branches.map((branch) => branch.properties?.[tag]?.const).filter((name) => name !== undefined);
+    return [{ path: `/${tag}`, keyword: "oneOf", message: `\`${tag}\` must be ${named.map(String).join(", ")} or another value the description allows` }];
+  }
+  const fields = new Set([...(declaredFields(picked) ?? []), ...(picked.required ?? [])]);
+  const own = errors.filter((error) => {
+    const top = fieldOf(error.path)?.split(".")[0];
+    return top !== undefined && top !== tag && fields.has(top);
+  });
+  return own.length ? own : errors;
+}
+
 export interface BodyRules {
   validate: ValidateRequest;
   operationId: string;
   /** The documented media type of the request body. */
   mediaType: string;
-  /** The request schema, to name a failed pattern. */
+  /** The request schema (dereferenced), to name a failed pattern and the branch a tagged union's body picks. */
   schema?: Schema | undefined;
 }
 
@@ -85,7 +116,7 @@ export function readBody(raw: Buffer | undefined, { validate, operationId, media
   if (!decoded.ok) return decoded;
   const result = validate(operationId, decoded.body, { contentType: mediaType });
   if (result.valid) return decoded;
-  const [first, ...others] = result.errors;
+  const [first, ...others] = pickedErrors(result.errors, schema, decoded.body);
   if (!first) return decoded;
   const field = fieldOf(first.path);
   const pattern = first.keyword === "pattern" && field ? fieldSchemas(schema, field).find((part) => part.pattern)?.pattern : undefined;

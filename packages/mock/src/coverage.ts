@@ -245,7 +245,7 @@ function platformRows(): CoverageRow[] {
         if (operation === "authorizeClient") {
           // The client_id as is: it may be a `{{client_id}}` to fill in.
           const query = (clientId: string) =>
-            `?client_id=${clientId}&${new URLSearchParams({ redirect_uri: redirectUri, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" })}`;
+            `?client_id=${clientId}&${new URLSearchParams({ response_type: "code", redirect_uri: redirectUri, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" })}`;
           if (documented === "3XX")
             rows.push(row(documented, 302, "a registered client and redirect URI (or a recoverable error)", { method: "GET", path: path() + query("{{client_id}}"), before: [{ request: register(["authorization_code"]) }] }));
           if (documented === "400") rows.push(row(documented, 400, "an unregistered `client_id` (the HTML page)", { method: "GET", path: path() + query("sandbox_client_unregistered") }));

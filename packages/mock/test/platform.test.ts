@@ -117,7 +117,7 @@ async function registered(grantTypes = ["authorization_code", "refresh_token"]):
 async function authorized(clientId: string, scope = "posts:read invoices:write"): Promise<Grant> {
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", scope })}`;
+  const query = `?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", scope })}`;
   const location = (await call("authorizeClient", { query })).headers.get("location") as string;
   return { clientId, verifier, code: new URL(location).searchParams.get("code") as string };
 }
@@ -166,7 +166,7 @@ describe("registration", () => {
 describe("authorize", () => {
   it("redirects a registered client with a code, the state and iss", async () => {
     const clientId = await registered();
-    const query = `?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, state: "s1", code_challenge: "abc", code_challenge_method: "S256", scope: "posts:read" })}`;
+    const query = `?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, state: "s1", code_challenge: "abc", code_challenge_method: "S256", scope: "posts:read" })}`;
     const redirect = await call("authorizeClient", { query });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get("location") as string);
@@ -175,13 +175,27 @@ describe("authorize", () => {
     expect(location.searchParams.get("iss")).toBe(mock.url);
   });
 
-  it("redirects recoverable errors: no S256 PKCE, an unknown scope", async () => {
-    const clientId = await registered();
-    const base = { client_id: clientId, redirect_uri: redirectUri, code_challenge: "abc" };
-    const plain = await call("authorizeClient", { query: `?${new URLSearchParams({ ...base, code_challenge_method: "plain" })}` });
-    expect(new URL(plain.headers.get("location") as string).searchParams.get("error")).toBe("invalid_request");
-    const scope = await call("authorizeClient", { query: `?${new URLSearchParams({ ...base, code_challenge_method: "S256", scope: "everything:write" })}` });
-    expect(new URL(scope.headers.get("location") as string).searchParams.get("error")).toBe("invalid_scope");
+  it.each([
+    ["no S256 PKCE", { code_challenge_method: "plain" }, "invalid_request"],
+    ["an unknown scope", { scope: "everything:write" }, "invalid_scope"],
+    ["no response_type", { response_type: undefined }, "invalid_request"],
+    ["a response_type other than code", { response_type: "token" }, "unsupported_response_type"],
+  ])("redirects a recoverable error, with the state and iss: %s", async (_case, change, error) => {
+    const sent: Record<string, string | undefined> = { response_type: "code", client_id: await registered(), redirect_uri: redirectUri, state: "s2", code_challenge: "abc", code_challenge_method: "S256", ...change };
+    const answer = await call("authorizeClient", { query: `?${new URLSearchParams(Object.entries(sent).filter((entry): entry is [string, string] => entry[1] !== undefined))}` });
+    expect(answer.status).toBe(302);
+    const location = new URL(answer.headers.get("location") as string);
+    expect([location.searchParams.get("error"), location.searchParams.get("state"), location.searchParams.get("iss"), location.searchParams.get("code")]).toEqual([error, "s2", mock.url, null]);
+  });
+
+  it("redirects to the sandbox's own callback, which answers the authorization response's parameters as JSON", async () => {
+    const callback = `${mock.url}/__sandbox/oauth/callback`;
+    const registration = await call("registerClient", { body: { redirect_uris: [callback] } });
+    const query = new URLSearchParams({ response_type: "code", client_id: registration.body.client_id, redirect_uri: callback, state: "s3", code_challenge: "abc", code_challenge_method: "S256" });
+    // As a browser or respect does: the redirect is followed.
+    const followed = await fetch(`${mock.baseUrls.platform}/authorize?${query}`);
+    expect([followed.status, followed.url.split("?")[0]]).toEqual([200, callback]);
+    expect(await followed.json()).toEqual({ code: expect.stringMatching(/^sandbox_code_/), state: "s3", iss: mock.url });
   });
 
   it.each([
@@ -189,7 +203,7 @@ describe("authorize", () => {
     ["a redirect_uri the client did not register", async () => ({ client_id: await registered(), redirect_uri: "https://elsewhere.example/cb" })],
     ["no client_id", async () => ({ redirect_uri: redirectUri })],
   ])("renders the documented HTML error page (400) for %s", async (_case, params) => {
-    const query = `?${new URLSearchParams({ ...(await params()), code_challenge: "abc", code_challenge_method: "S256" })}`;
+    const query = `?${new URLSearchParams({ response_type: "code", ...(await params()), code_challenge: "abc", code_challenge_method: "S256" })}`;
     const page = await call("authorizeClient", { query });
     expect(page.status).toBe(400);
     expect(page.headers.get("content-type")).toContain("text/html");
@@ -258,6 +272,15 @@ describe("token", () => {
     expect([refused.status, refused.body]).toEqual([400, { error: "invalid_grant", error_description: expect.stringMatching(description) }]);
   });
 
+  it.each([
+    ["a refresh without refresh_token", { grant_type: "refresh_token" }, "`refresh_token` is required"],
+    ["a code exchange without code_verifier", { grant_type: "authorization_code", code: "sandbox_code_x", redirect_uri: redirectUri }, "`code_verifier` is required"],
+    ["no grant_type", {}, "`grant_type` is required"],
+  ])("answers 400 invalid_request naming what the grant sent lacks: %s", async (_case, form, description) => {
+    const refused = await call("requestToken", { form: { ...form, client_id: await registered() } });
+    expect([refused.status, refused.body]).toEqual([400, { error: "invalid_request", error_description: description }]);
+  });
+
   it("answers 400 invalid_grant to a code used before, even by its own client and verifier, and to another registered client", async () => {
     const grant = await authorized(await registered());
     expect((await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId })).status).toBe(200);
@@ -279,6 +302,8 @@ describe("token", () => {
     const stranger = await call("requestToken", { form: { grant_type: "client_credentials", client_id: "sandbox_client_nobody" } });
     expect([stranger.status, stranger.body.error]).toEqual([401, "invalid_client"]);
     expect((await call("requestToken", { form: { grant_type: "password" } })).body.error).toBe("unsupported_grant_type");
+    // RFC 6749 §4.5: an extension grant is a URI; this server offers none.
+    expect((await call("requestToken", { form: { grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", client_id: grant.clientId } })).body.error).toBe("unsupported_grant_type");
     const json = await call("requestToken", { body: { grant_type: "client_credentials" } });
     expect([json.status, json.body.error]).toEqual([400, "invalid_request"]);
   });
@@ -305,8 +330,13 @@ describe("resource endpoints", () => {
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe("unauthorized");
       expect(answer.body.error.requestId).toMatch(/^req_/);
-      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", resource_metadata="http:\/\/.+"$/);
+      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"(, scope="[a-z]+:(read|write)")?, resource_metadata="http:\/\/.+"$/);
     }
+  });
+
+  it("names the scope to request in the 401 challenge, where the sandbox knows the operation's scope", async () => {
+    const answer = await call("getPostMetricsHistory", { token: platformTokens.expired });
+    expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", scope="posts:read", resource_metadata="http:\/\/.+"$/);
   });
 
   it("answers the magic tokens with 402 subscription_required and 403 insufficient_scope", async () => {

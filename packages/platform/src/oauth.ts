@@ -99,7 +99,7 @@ function checkHost(option: string, host: string, options: OAuthOptions): URL {
   try {
     url = new URL(host);
   } catch {
-    throw inputError(option, `${option} is not an absolute URL (expected the shared host, e.g. https://api.example.com).`);
+    throw inputError(option, `${option} is not an absolute URL (expected the shared host, e.g. https://<your host>).`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw inputError(option, `${option} must be an https URL, not ${url.protocol}`);
   if (url.protocol === "http:" && options.allowInsecureRequests !== true) {
@@ -109,7 +109,7 @@ function checkHost(option: string, host: string, options: OAuthOptions): URL {
     );
   }
   if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) {
-    throw inputError(option, `${option} must be the shared host alone (e.g. https://api.example.com): the metadata is at {host}/.well-known/oauth-authorization-server.`);
+    throw inputError(option, `${option} must be the shared host alone (e.g. https://<your host>): the metadata is at {host}/.well-known/oauth-authorization-server.`);
   }
   return url;
 }

@@ -26,7 +26,7 @@ describe("the codegen table drives idempotency", () => {
       createCampaignAnalyticsHistory: "required",
     });
     expect(operations.createCampaignAnalyticsHistory.idempotencyKey).toEqual({ required: true, minLength: 8, maxLength: 200 });
-    expect(operations.executePayout.idempotencyKey).toEqual({ required: true });
+    expect(operations.executePayout.idempotencyKey).toEqual({ required: true, minLength: 1 });
     expect(operations.requestToken.security).toEqual([]);
   });
 

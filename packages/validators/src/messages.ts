@@ -49,13 +49,18 @@ function field(pointer: string, body: unknown): string {
   return `\`${name}\``;
 }
 
+/** A schema that no value matches: `false`, or `{ not: {} }` (the form the descriptions use, which every tool can walk). */
+const forbids = (schema: unknown) =>
+  schema === false ||
+  (typeof schema === "object" && schema !== null && Object.keys(schema).length === 1 && JSON.stringify((schema as { not?: unknown }).not) === "{}");
+
 /**
- * The property a `oneOf`/`anyOf` branch requires when that is all the branch says, besides which properties may or may
- * not be present: `{ required: [handle] }` or `{ required: [handle], properties: { handle: true, unique_id: false } }`.
+ * The property a `oneOf`/`anyOf` branch requires when that is all the branch says, besides which properties may not be
+ * present: `{ required: [handle] }` or `{ required: [handle], properties: { unique_id: { not: {} } } }`.
  */
 function requiredOnly(branch: unknown): string | undefined {
   const { required, properties = {}, ...rest } = (branch ?? {}) as { required?: unknown; properties?: object };
-  const presenceOnly = Object.values(properties).every((schema) => typeof schema === "boolean");
+  const presenceOnly = Object.values(properties).every((schema) => schema === true || forbids(schema));
   return Array.isArray(required) && required.length === 1 && presenceOnly && Object.keys(rest).length === 0 ? String(required[0]) : undefined;
 }
 
@@ -82,6 +87,9 @@ function describe(error: AjvError, body: unknown): ValidationError {
       break;
     case "false schema":
       message = `${subject} must not be present`;
+      break;
+    case "not":
+      message = forbids(error.parentSchema) ? `${subject} must not be present` : `${subject} must not match the excluded shape`;
       break;
     case "enum":
       message = `${subject} must be one of ${(params.allowedValues as unknown[]).map(token).join(", ")}`;

@@ -57,8 +57,9 @@ function mutations(root: unknown, value: unknown, schemas: Node[], path: string[
     }
     for (const schema of schemas) {
       for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-        if (property === false && !(key in object)) {
-          found.push({ what: `with the forbidden ${key}`, path: at(key), keyword: "false schema", value: mutate(root, [...path, key], null) });
+        // `{ not: {} }`: the descriptions' form of "never present".
+        if (JSON.stringify(property) === '{"not":{}}' && !(key in object)) {
+          found.push({ what: `with the forbidden ${key}`, path: at(key), keyword: "not", value: mutate(root, [...path, key], null) });
         }
       }
     }
@@ -108,7 +109,7 @@ describe("every example of the scraper description", () => {
     expect(allExamples.filter((example) => example.status === undefined).length).toBeGreaterThanOrEqual(30);
     expect(allExamples.filter((example) => example.status !== undefined).length).toBeGreaterThan(30 * 10);
     const kinds = new Set(cases.flatMap((c) => c.mutations.map((mutation) => mutation.keyword)));
-    expect([...kinds].sort()).toEqual(["additionalProperties", "const", "enum", "false schema", "required", "type"]);
+    expect([...kinds].sort()).toEqual(["additionalProperties", "const", "enum", "not", "required", "type"]);
   });
 
   it.each(cases.map((c) => [c.example.name, c] as const))("%s validates, and each mutation fails where it was made", (_name, { example, mutations }) => {

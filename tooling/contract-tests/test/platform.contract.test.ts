@@ -100,7 +100,7 @@ describe("the OAuth platform API", () => {
     expect([registered.meta.status, registered.data]).toEqual([201, { client_id: expect.any(String), redirect_uris: ["https://app.example/cb"] }]);
     expect((await client.request("GET", "/.well-known/oauth-authorization-server")).data).toMatchObject({ issuer: mock.url });
     const authorize = await fetch(
-      `${mock.baseUrls.platform}/authorize?client_id=${(registered.data as { client_id: string }).client_id}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s&code_challenge=x&code_challenge_method=S256`,
+      `${mock.baseUrls.platform}/authorize?response_type=code&client_id=${(registered.data as { client_id: string }).client_id}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&state=s&code_challenge=x&code_challenge_method=S256`,
       { redirect: "manual" },
     );
     expect(authorize.status).toBe(302);

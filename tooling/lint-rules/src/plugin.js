@@ -7,11 +7,13 @@ import scraperHeaders from './rules/scraper-headers.js';
 import scraperOperationId from './rules/scraper-operation-id.js';
 import scraperResponses from './rules/scraper-responses.js';
 import unknownFieldsClosed from './rules/unknown-fields-closed.js';
+import workflowOperations from './rules/workflow-operations.js';
 
 /**
  * The house rules that configurable `rule/…` assertions cannot express, loaded by `plugins:` in redocly.yaml
  * and enabled there as `house/<rule>`. The `scraper-…` and `unknown-fields-closed` rules assume a scraper
- * description, so they are enabled under `apis.scraper.rules` only.
+ * description, so they are enabled under `apis.scraper.rules` only. `workflow-operations` checks the Arazzo
+ * workflows under spec/workflows.
  */
 export default function plugin() {
   return {
@@ -27,6 +29,9 @@ export default function plugin() {
         'scraper-operation-id': scraperOperationId,
         'scraper-responses': scraperResponses,
         'unknown-fields-closed': unknownFieldsClosed,
+      },
+      arazzo1: {
+        'workflow-operations': workflowOperations,
       },
     },
   };

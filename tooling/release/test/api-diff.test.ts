@@ -3,13 +3,28 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkApiChanges, RELEASED_DIR, releasedApis } from "../src/api-diff.mjs";
+import { checkApiChanges, DIST_DIR, RELEASED_DIR, releasedApis } from "../src/api-diff.mjs";
+import { CONTRACT_EXTENSIONS } from "../src/contract-extensions.mjs";
 import { ROOT, tempDir } from "../src/packages.mjs";
 
 const REPORT = join(ROOT, "tooling/release/test-artifacts/api-changes.md");
 
 it("has a released baseline for every built description", () => {
   expect(releasedApis()).toEqual(["connect", "platform", "platform-legacy", "scraper"]);
+});
+
+it("knows every extension the built descriptions use as a rule the clients read, or as x-not-shown (prose)", () => {
+  const used = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith("x-")) used.add(key);
+      walk(value);
+    }
+  };
+  for (const api of releasedApis()) walk(JSON.parse(readFileSync(join(DIST_DIR, `${api}.json`), "utf8")));
+  expect(CONTRACT_EXTENSIONS.has("x-credits")).toBe(true);
+  expect([...used].filter((name) => name !== "x-not-shown" && !CONTRACT_EXTENSIONS.has(name))).toEqual([]);
 });
 
 it("the built descriptions make no breaking change without a major changeset for @content-scraper/spec", () => {

@@ -28,6 +28,9 @@ const routes: Record<string, Route> = {
   }),
   "GET /faults": async (control) => ({ body: { faults: await control.faults() } }),
   "POST /faults": async (control, body) => ({ status: 201, body: { fault: await control.inject(body as never) } }),
+  // A redirect URI for OAuth clients with no page of their own (tests, Arazzo workflows): the authorization response's
+  // parameters (`code`, `state`, `iss`, or `error`, `error_description`) as JSON.
+  "GET /oauth/callback": async (_control, _body, query) => ({ body: Object.fromEntries(query) }),
 };
 
 const failure = (status: number, message: string, field?: string, headers: Record<string, string> = {}) =>

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import type { BodyProblem } from "../body.js";
 import type { SandboxClock } from "../control/clock.js";
 import { oauth } from "../generated/platform.operations.js";
 import { json, type SurfaceRequest, type SurfaceResponse } from "../http.js";
@@ -53,6 +54,7 @@ const maxKept = 100_000;
 /** The registration metadata an answer reflects, as sent. */
 const reflected = ["client_name", "redirect_uris", "grant_types", "response_types"];
 
+const unsupportedGrant = "grant_type must be authorization_code, refresh_token or client_credentials, in a form body.";
 const protocolError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
   json(status, { error, error_description: description }, headers);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -135,7 +137,11 @@ export function createProtocol(seed: string, clock: SandboxClock) {
       target.searchParams.set("error", error);
       target.searchParams.set("error_description", description);
     };
-    if (query.get("code_challenge_method") !== "S256" || !challenge) refuse("invalid_request", "PKCE with code_challenge_method=S256 is required.");
+    const responseType = query.get("response_type");
+    // RFC 6749 §4.1.2.1: the authorization code flow is the only one the description documents.
+    if (responseType === null) refuse("invalid_request", "response_type is required: code.");
+    else if (responseType !== "code") refuse("unsupported_response_type", "Only response_type=code (the authorization code flow) is supported.");
+    else if (query.get("code_challenge_method") !== "S256" || !challenge) refuse("invalid_request", "PKCE with code_challenge_method=S256 is required.");
     else if (!client.grantTypes.includes("authorization_code")) refuse("unauthorized_client", "This client did not register the authorization_code grant.");
     else if (!scopes.ok) refuse("invalid_scope", `Unknown scope: ${scopes.scope}.`);
     else {
@@ -165,7 +171,7 @@ export function createProtocol(seed: string, clock: SandboxClock) {
   function token(request: SurfaceRequest, form: Record<string, string>, origin: string): SurfaceResponse {
     const grantType = form.grant_type;
     if (grantType !== "authorization_code" && grantType !== "refresh_token" && grantType !== "client_credentials") {
-      return protocolError(400, "unsupported_grant_type", "grant_type must be authorization_code, refresh_token or client_credentials, in a form body.");
+      return protocolError(400, "unsupported_grant_type", unsupportedGrant);
     }
     const clientId = clientIdOf(request, form);
     const client = clientId === undefined ? undefined : clients.get(clientId);
@@ -205,6 +211,17 @@ export function createProtocol(seed: string, clock: SandboxClock) {
   }
 
   return {
+    /**
+     * A body the description refuses, in the protocol's terms: RFC 7591's for a registration, else RFC 6749's, where a
+     * `grant_type` the token endpoint does not offer is `unsupported_grant_type` whatever else is wrong (§5.2).
+     */
+    refuseBody(operationId: string, problem: BodyProblem): SurfaceResponse {
+      if (operationId === "registerClient") return protocolError(400, "invalid_client_metadata", problem.message);
+      if (operationId === "requestToken" && problem.field === "grant_type" && problem.reason !== "required") {
+        return protocolError(400, "unsupported_grant_type", unsupportedGrant);
+      }
+      return protocolError(400, "invalid_request", problem.message);
+    },
     /** Answers a protocol operation; `body` is the request body, already decoded and valid against its schema. */
     async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented): Promise<SurfaceResponse> {
       const origin = originOf(request.headers);
@@ -244,7 +261,7 @@ function answerOf(served: Awaited<ReturnType<Documented>>): SurfaceResponse {
   return json(served.status, served.body, { "Content-Type": served.contentType });
 }
 
-/** The documented metadata, its example's origin (`https://api.example.com`) replaced by the one asked. */
+/** The documented metadata, its example's origin (`https://api.example.invalid`) replaced by the one asked. */
 function metadataAt(origin: string, served: Awaited<ReturnType<Documented>>): SurfaceResponse {
   const example = served.body as Record<string, unknown>;
   const from = new URL(String(example.issuer)).origin;

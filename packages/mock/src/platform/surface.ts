@@ -1,5 +1,5 @@
 import { validateRequest } from "@content-scraper/validators/platform";
-import { type BodyProblem, formMediaType, readBody } from "../body.js";
+import { type BodyProblem, formMediaType, readBody, type Schema } from "../body.js";
 import { idempotencyRetentionMs, operations, rateLimits } from "../generated/platform.operations.js";
 import { pick } from "../hash.js";
 import { type AnswerRecord, answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceRequest, type SurfaceResponse } from "../http.js";
@@ -109,7 +109,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     const body = served.body as { error?: unknown } | undefined;
     const envelope = typeof body?.error === "object" && body.error !== null ? (body.error as { code?: string }) : undefined;
     const extra: Record<string, string> = {};
-    if (envelope?.code === "unauthorized") extra["WWW-Authenticate"] = challenge(origin, "invalid_token");
+    if (envelope?.code === "unauthorized") extra["WWW-Authenticate"] = challenge(origin, "invalid_token", scopeOf(operation));
     if (envelope?.code === "insufficient_scope") extra["WWW-Authenticate"] = challenge(origin, "insufficient_scope", scopeOf(operation));
     if (status === 429 && bucket) extra["Retry-After"] = String(bucket.state().retryAfter);
     const answer = envelope ? { ...body, error: { ...envelope, requestId: id } } : body;
@@ -123,10 +123,11 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   function bodyOf(operation: PrismOperation, rules: Rules, request: SurfaceRequest): ReturnType<typeof readBody> {
     // An operation that documents no body reads none.
     if (!operation.request?.body) return { ok: true, body: undefined };
-    const mediaType = operation.request?.body?.contents?.[0]?.mediaType ?? "application/json";
+    const content = operation.request.body.contents?.[0];
+    const mediaType = content?.mediaType ?? "application/json";
     const sent = header(request.headers["content-type"])?.split(";")[0]?.trim().toLowerCase();
     const raw = mediaType === formMediaType && sent !== formMediaType ? (request.body && Buffer.alloc(0)) : request.body;
-    return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType });
+    return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType, schema: content?.schema as Schema | undefined });
   }
 
   async function answer(request: SurfaceRequest, id: string, record: AnswerRecord): Promise<SurfaceResponse> {
@@ -143,11 +144,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
       // A protocol endpoint: no bearer token, and no limits (theirs are not shown). Its examples are served even in
       // dynamic mode: the bodies' schemas are open, and a generated one would be no token or metadata a client can use.
       const parsed = bodyOf(operation, rules, request);
-      if (!parsed.ok) {
-        // RFC 7591 names a registration's errors; RFC 6749 the others'.
-        const error = rules.operationId === "registerClient" ? "invalid_client_metadata" : "invalid_request";
-        return json(400, { error, error_description: parsed.problem.message });
-      }
+      if (!parsed.ok) return protocol.refuseBody(rules.operationId, parsed.problem);
       const injected = fault();
       await clock.sleep(injected?.latencyMs ?? 0);
       if (injected?.status !== undefined) return faulted(operation, injected.status, id, origin, {});
@@ -160,7 +157,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     const dead = token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt));
     if (!token || dead) {
       const message = token ? "The access token has expired or was revoked: re-authenticate." : "An access token is required: send Authorization: Bearer <ACCESS_TOKEN>.";
-      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token") });
+      return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token", scopeOf(operation)) });
     }
     const bucket = buckets.get(token);
     if (token === platformTokens.rateLimited) bucket.drain();

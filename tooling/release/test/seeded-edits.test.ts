@@ -1,0 +1,72 @@
+// The breaking-change gate on seeded edits. Each edit in test/seeded-edits/<api>.json is a small JSON Patch applied to a
+// copy of spec/dist/<api>.json, named and marked breaking or benign. The gate, the same code as the check of the built
+// descriptions (diffDescriptions, then gateBreaking), must flag every breaking edit and pass every benign one. Its catch
+// rate per surface, and api-smart-diff's own without the rules on top, are in tooling/release/README.md and the root
+// README, which must agree.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DIST_DIR, diffDescriptions, gateBreaking } from "../src/api-diff.mjs";
+import { applyPatch, type PatchOperation } from "../src/json-pointer.mjs";
+import { ROOT } from "../src/packages.mjs";
+
+type Edit = { name: string; kind: string; patch: PatchOperation[] };
+type Seeded = { breaking: Edit[]; benign: Edit[] };
+
+/** Connect shows no operation: README.md says which of its facts the 32 breaking edits change, and why not 40. */
+const MIN_BREAKING = { scraper: 40, platform: 40, "platform-legacy": 40, connect: 32 } as const;
+const MIN_BENIGN = 20;
+/** Where the catch rates are stated (the root README indents its table in a list). */
+const READMES = [join(ROOT, "tooling/release/README.md"), join(ROOT, "README.md")];
+
+const rows: string[] = [];
+
+for (const [api, minimum] of Object.entries(MIN_BREAKING)) {
+  describe(`${api}: seeded edits`, () => {
+    const base = JSON.parse(readFileSync(join(DIST_DIR, `${api}.json`), "utf8"));
+    const seeded: Seeded = JSON.parse(readFileSync(join(import.meta.dirname, "seeded-edits", `${api}.json`), "utf8"));
+    const all = [...seeded.breaking, ...seeded.benign];
+
+    it(`has at least ${minimum} breaking and ${MIN_BENIGN} benign edits, each named once, each changing the description`, () => {
+      expect(seeded.breaking.length).toBeGreaterThanOrEqual(minimum);
+      expect(seeded.benign.length).toBeGreaterThanOrEqual(MIN_BENIGN);
+      expect(new Set(all.map((e) => e.name)).size).toBe(all.length);
+      for (const edit of all) {
+        expect(edit.kind, edit.name).toMatch(/\S/);
+        expect(applyPatch(base, edit.patch), edit.name).not.toEqual(base);
+      }
+    });
+
+    it("the gate flags every breaking edit and passes every benign one", () => {
+      const judged = (edit: Edit) => {
+        const changes = diffDescriptions(base, applyPatch(base, edit.patch));
+        return { edit, changes, gate: gateBreaking(changes).length > 0, differ: changes.some((c) => c.differ === "breaking") };
+      };
+      const breaking = seeded.breaking.map(judged);
+      const benign = seeded.benign.map(judged);
+      const count = (list: typeof breaking, flagged: boolean, by: "gate" | "differ") => list.filter((j) => j[by] === flagged).length;
+      rows.push(
+        `| ${api} | ${count(breaking, true, "gate")}/${breaking.length} | ${count(breaking, true, "differ")}/${breaking.length} | ` +
+          `${count(benign, false, "gate")}/${benign.length} | ${count(benign, false, "differ")}/${benign.length} |`,
+      );
+      const missed = [...breaking.filter((j) => !j.gate), ...benign.filter((j) => j.gate)].map(
+        (j) => `${j.edit.name}: ${j.changes.map((c) => `${c.type} ${c.description}`).join("; ") || "no change seen"}`,
+      );
+      expect(missed).toEqual([]);
+    });
+  });
+}
+
+it("tooling/release/README.md and the root README state the catch rates of this run", () => {
+  expect(rows).toHaveLength(Object.keys(MIN_BREAKING).length);
+  const table = [
+    "| Surface | Breaking edits flagged | by api-smart-diff alone | Benign edits passed | by api-smart-diff alone |",
+    "|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+  console.log(table);
+  for (const readme of READMES) {
+    const text = readFileSync(readme, "utf8").split("\n").map((line) => line.trim()).join("\n");
+    expect(text, readme).toContain(table);
+  }
+});
