@@ -27,3 +27,4 @@ export {
 } from "./send.js";
 export { abortReason, sleep } from "./sleep.js";
 export { maxTimerMs, setTimer } from "./timers.js";
+export type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";

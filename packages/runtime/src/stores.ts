@@ -1,0 +1,46 @@
+/**
+ * The stores behind pacing and budgets. A client keeps its rate-limit bucket and its credit budget in a store, so that
+ * clients that share a store share one limit and one budget: the in-memory store (the default) shares them between the
+ * clients of one process, a remote store (Redis, in its own package) between processes and machines.
+ *
+ * Every method may answer synchronously or with a promise: the in-memory store answers synchronously, so a call that
+ * needs no wait costs no promise; a remote store answers with promises, computed on its own clock, never the caller's.
+ */
+
+/** A token bucket's shape: `requestsPerMinute` refill continuously, up to `burstSeconds` of allowance. */
+export interface BucketLimit {
+  requestsPerMinute: number;
+  burstSeconds: number;
+}
+
+/** One shared token bucket per key (for example a hash of the API key, never the key itself). */
+export interface RateLimitStore {
+  /** Takes one token: `0` when taken, else how many milliseconds to wait before asking again (nothing is taken). */
+  take(key: string, limit: BucketLimit): number | Promise<number>;
+  /** Aligns the bucket with the service's count: never more tokens than `remaining`. */
+  correct(key: string, limit: BucketLimit, remaining: number): void | Promise<void>;
+  /** No token for anyone until `ms` from now (a `Retry-After`). */
+  pause(key: string, limit: BucketLimit, ms: number): void | Promise<void>;
+}
+
+/** A reservation against a budget: settle it once, with what the answer charged (0 when nothing was billed). */
+export interface CreditReservation {
+  readonly id: string;
+  readonly credits: number;
+}
+
+/** What a budget has spent and holds in reservations, in credits. */
+export interface BudgetState {
+  spent: number;
+  reserved: number;
+}
+
+/** One shared credit budget per key: spent plus reserved never passes `maxCredits`. */
+export interface CreditBudgetStore {
+  /** Reserves `credits` before a call is sent, or answers `undefined` when spent + reserved + credits > `maxCredits`. */
+  reserve(key: string, credits: number, maxCredits: number): CreditReservation | undefined | Promise<CreditReservation | undefined>;
+  /** Replaces a reservation with what was charged. */
+  settle(key: string, reservation: CreditReservation, charged: number): void | Promise<void>;
+  /** The budget's running figures. */
+  state(key: string): BudgetState | Promise<BudgetState>;
+}
