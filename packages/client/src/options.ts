@@ -21,7 +21,7 @@ export interface ScraperClientOptions {
     maxDelayMs?: number | undefined;
   };
   /**
-   * The longest wait before a retry: the description's backoff cap by default (300 000 ms, `x-retry-backoff`). A
+   * The longest wait before a retry: the documented backoff cap by default (300 000 ms). A
    * `Retry-After` asking for longer is not slept: the call fails at once with a retryable `ScraperApiError` carrying
    * `retryAfterMs`, and you decide when to try again.
    */

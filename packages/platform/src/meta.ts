@@ -14,7 +14,7 @@ export interface PlatformMeta {
 
 /**
  * `X-RateLimit-Limit` (requests per minute: 100 per key, 400 for allowlisted partner accounts), `-Remaining` and
- * `-Reset` (as sent: its format is not shown in the reference) of the key-based API, on every response. A count that
+ * `-Reset` (as sent: its format is not documented) of the key-based API, on every response. A count that
  * is not a non-negative integer reads as `undefined`; a repeated header as its smallest value.
  */
 export type RateLimitState = RateLimitHeaders;
