@@ -27,7 +27,8 @@ const sandboxEnv: Record<string, string> = {};
 
 beforeAll(async () => {
   if (!existsSync(`${distDir}/samples`)) throw new Error("docs/dist is missing: run `pnpm build` first");
-  mock = await startMock({ port: 0, seed: "docs-samples", timeScale: 0 });
+  // The default seed: the answers the reader's own sandbox gives.
+  mock = await startMock({ port: 0, timeScale: 0 });
   const baseUrls: Record<string, string> = {
     scraper: mock.baseUrls.scraper,
     platform: mock.baseUrls.platform,
