@@ -46,7 +46,8 @@ it("reads a new description of a component response as prose, not as a breaking 
     writeFileSync(join(dir, "dist", "scraper.json"), JSON.stringify(doc));
     const result = checkApiChanges({ distDir: join(dir, "dist"), releasedDir: join(dir, "released"), changesetDir: join(dir, "changesets") });
     expect(result.breaking).toEqual([]);
-    expect(result.report).toContain("annotation: [replace] #/components/responses/RateLimited/description");
+    // The component is compared where it is used: every 429 that refers to it, each read by the prose rule.
+    expect(result.report).toContain("annotation (the prose rule): [Replaced] annotation (description) of Response 429 (#/paths/~1scrape~1shortvideo~1profile/post/responses/429/description)");
     expect(result.ok).toBe(true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
