@@ -1,24 +1,62 @@
-// Gaps the reference marks "not shown" carry `x-not-shown` (spec/extensions.md). Redoc does not render extensions, so
-// each gap's sentence is appended to the description Redoc does render, where the gap is.
+// Gaps: what the reference leaves undocumented carries `x-not-shown` in the descriptions, and the site shows each gap
+// as one callout, "Not documented in v1.3.0: …", where the gap is. The description's own sentence about the gap (the
+// house rules require one, for other tools) is left out of the rendered copy, so the reader meets each gap once.
+import { escapeHtml } from "./site.mjs";
 
-/** The note for one gap: "Not documented in v1.3.0: <what>". */
-export function notShownNote(version, text) {
-  // Surfaces whose reference shows no version say so instead of printing "vnot shown".
-  const where = /^\d/.test(String(version)) ? `v${version}` : "the reference";
-  return `**Not documented in ${where}:** ${text}`;
+/** "in v1.3.0" for a description with a version, nothing for a surface whose version is not documented either. */
+function release(description) {
+  const version = String(description.info?.version ?? "");
+  return /^\d/.test(version) ? ` in v${version}` : "";
 }
 
-/** A copy of a bundled description in which every `x-not-shown` node's description ends with its note. */
+/** The callout for one gap of `description`, as HTML both Markdown and Redoc render as it is. */
+export function notDocumented(description, text) {
+  const inline = escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+  return `<div class="not-documented" role="note"><strong>Not documented${release(description)}:</strong> ${inline}</div>`;
+}
+
+/** A sentence ends at `.`, `!` or `?` before a space: a dot inside code (`error.code`) does not end one. */
+const sentenceEnd = /(?<=[.!?])\s+/;
+/** The start of a line that is not a paragraph's continuation: a list item, a table row, a heading. */
+const blockStart = /^\s*(?:[-*+]\s|\d+\.\s|\||#)/;
+
+/** A line without the sentences that state a gap in the description's own words ("… is not shown in the reference."). */
+function withoutGaps(line) {
+  const [, marker = "", rest = line] = /^(\s*(?:[-*+]\s+|\d+\.\s+)?)([\s\S]*)$/.exec(line) ?? [];
+  const kept = rest.split(sentenceEnd).filter((sentence) => !/\bnot shown\b/i.test(sentence));
+  return kept.length ? `${marker}${kept.join(" ")}` : "";
+}
+
+/** A description without its gap sentences. Soft line breaks are joined first, so a sentence is one line. */
+export function withoutGapSentences(text) {
+  return text
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = [];
+      for (const line of block.split("\n")) {
+        if (lines.length && !blockStart.test(line) && !/^\s*\|/.test(lines.at(-1))) lines[lines.length - 1] += ` ${line.trim()}`;
+        else lines.push(line);
+      }
+      return lines
+        .map((line) => (/^\s*\|/.test(line) ? line : withoutGaps(line).trimEnd()))
+        .filter((line) => line.trim())
+        .join("\n");
+    })
+    .filter(Boolean)
+    .join("\n\n")
+    .trim();
+}
+
+/** A copy of a bundled description in which every `x-not-shown` node's description says its gap once, as a callout. */
 export function markNotShown(description) {
   const copy = structuredClone(description);
-  const version = copy.info?.version;
   const visit = (node) => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== "object") return;
     const gap = node["x-not-shown"];
     if (typeof gap === "string") {
-      const note = notShownNote(version, gap);
-      node.description = node.description ? `${node.description.trimEnd()}\n\n${note}` : note;
+      const words = withoutGapSentences(node.description ?? "");
+      node.description = [words, notDocumented(description, gap)].filter(Boolean).join("\n\n");
     }
     Object.values(node).forEach(visit);
   };

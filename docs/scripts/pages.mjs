@@ -1,13 +1,34 @@
 // Markdown pages to HTML. Markers keep the pages from drifting: `<!-- snippet: name -->` becomes snippets/<name>.ts
 // (type-checked by `tsc` against the packages), `<!-- example: <api>/<Name> -->` a named example of a description,
-// `<!-- references -->` the list of reference pages. Links to `.md` pages become `.html`; headings get ids.
+// `<!-- references -->` the list of reference pages, and `<!-- not-documented: <api> <pointer> -->` the gap callout of
+// the description node at that JSON pointer. Code is highlighted at build time and gets a copy button; headings get
+// ids and anchors (`## Title {#id}` sets the id); tables scroll inside their box; links to `.md` pages become `.html`;
+// inline code that names an exported symbol of a package links to its API page.
 import { readFile } from "node:fs/promises";
-import { Marked } from "marked";
-import { docsDir, escapeHtml } from "./site.mjs";
+import { Marked, Renderer } from "marked";
+import { highlight } from "./highlight.mjs";
+import { notDocumented } from "./not-shown.mjs";
+import { distDir, docsDir, escapeHtml } from "./site.mjs";
 
-const marker = /^<!-- (?:(snippet|example): ([\w/-]+)|references) -->\s*$/;
+const marker = /^<!-- (?:(snippet|example|not-documented|sample|output): ([\w/ .-]+?)|references) -->\s*$/;
 
-function slugger() {
+/** A page's first paragraph of prose, on one line (for its summary in the page's head and in llms.txt). */
+export const firstParagraph = (markdown) =>
+  /^(?!#|<|\||[-*] |```|\s*$)(.+(?:\n(?!\s*$).+)*)/m.exec(markdown)?.[1].replace(/\s*\n\s*/g, " ") ?? "";
+
+/** The outputs a snippet's comments promise, in order: `console.log(…); // → 404 PROFILE_NOT_FOUND true`. */
+export const promisedOutput = (source) => [...source.matchAll(/console\.log\(.*\);[ \t]*\/\/ → (.+)$/gm)].map((match) => match[1].trim());
+
+/** A request sample the build wrote (`scraper/shortvideoProfile.sh`) and its language. */
+async function sample(name) {
+  const code = await readFile(`${distDir}/samples/${name}`, "utf8").catch(() => {
+    throw new Error(`no sample ${name} in dist/samples`);
+  });
+  return { code, language: name.endsWith(".py") ? "python" : name.endsWith(".sh") ? "sh" : "ts" };
+}
+
+/** Heading ids: lower-case words joined by dashes, numbered when a page repeats one. */
+export function slugger() {
   const seen = new Map();
   return (text) => {
     const base = text.toLowerCase().replace(/<[^>]+>|[`*_]/g, "").replace(/[^\p{L}\p{N} -]/gu, "").trim().replace(/ +/g, "-");
@@ -17,23 +38,51 @@ function slugger() {
   };
 }
 
-function snippetHtml(name, code) {
-  const caption = `<figcaption><code>docs/snippets/${name}.ts</code></figcaption>`;
-  return `<figure class="snippet">${caption}<pre><code class="language-ts">${escapeHtml(code.trimEnd())}</code></pre></figure>\n`;
+/** A code block: highlighted, with a caption if given, and a copy button the site script wires up. */
+export async function codeBlock(code, language, caption = "") {
+  const figure = caption ? `<figcaption>${caption}</figcaption>` : "";
+  return `<figure class="code">${figure}<button class="copy-button" type="button">Copy</button>${await highlight(code.trimEnd(), language)}</figure>\n`;
 }
 
-function exampleHtml(name, surfaces) {
-  const [api, example] = name.split("/");
-  const value = surfaces.find((surface) => surface.api === api)?.description.components?.examples?.[example]?.value;
-  if (value === undefined) throw new Error(`no example ${example} in spec/dist/${api}.json`);
-  return `<figure class="snippet"><figcaption>Example <code>${example}</code> from the ${api} description</figcaption><pre><code class="language-json">${escapeHtml(JSON.stringify(value, null, 2))}</code></pre></figure>\n`;
+/** The exported names a snippet imports from the packages: `[[name, module]]`. */
+function imports(code) {
+  return [...code.matchAll(/import\s+(?:type\s+)?\{([^}]+)\}\s+from\s+"(@content-scraper\/[^"]+)"/g)].flatMap(([, names, module]) =>
+    names
+      .split(",")
+      .map((name) => name.trim().replace(/^type\s+/, ""))
+      .filter(Boolean)
+      .map((name) => [name, module]),
+  );
+}
+
+/** The caption of a snippet: the package symbols it uses, each linked to its API documentation where there is one. */
+function snippetCaption(code, symbols, root) {
+  const used = imports(code);
+  if (!used.length) return "";
+  const links = used.map(([name]) => {
+    const href = symbols.get(name);
+    return href ? `<a href="${root}${href}"><code>${escapeHtml(name)}</code></a>` : `<code>${escapeHtml(name)}</code>`;
+  });
+  const modules = [...new Set(used.map(([, module]) => module))].map((module) => `<code>${escapeHtml(module)}</code>`);
+  return `Uses ${links.join(", ")} from ${modules.join(" and ")}`;
+}
+
+/** The node at a JSON pointer of a description (`/components/headers/Retry-After`). */
+function pointerNode(description, pointer) {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce((node, key) => node?.[key], description);
 }
 
 /**
- * Renders one Markdown page. `snippets` collects the snippet names used (the build checks that none is unused);
- * `surfaces` are the descriptions, for examples and the `<!-- references -->` list; `root` leads back to dist/.
+ * Renders one Markdown page to `{ title, html, toc, text }`. `snippets` collects the snippet names used (the build
+ * checks that none is unused); `surfaces` are the descriptions, for examples, gaps and the `<!-- references -->` list;
+ * `root` leads back to dist/; `symbols` maps exported names to their API page (`packages/client/api.html#…`), for
+ * links; `rewriteLink` may change a link's target (READMEs' links into the repository).
  */
-export async function renderMarkdown(markdown, { snippets, surfaces, root }) {
+export async function renderMarkdown(markdown, { snippets, surfaces, root, symbols = new Map(), rewriteLink = (href) => href }) {
   const code = new Map();
   for (const line of markdown.split("\n")) {
     const [, kind, name] = marker.exec(line) ?? [];
@@ -43,20 +92,80 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root }) {
     }
   }
   const slug = slugger();
+  const toc = [];
+  // Inline code inside a link is not linked again (a link in a link splits into two, one of them empty).
+  let inLink = false;
+  const blocks = new Map();
   const marked = new Marked({
-    walkTokens(token) {
-      // Relative links to Markdown pages point at the rendered page.
-      if (token.type === "link" && !/^[a-z][a-z0-9+.-]*:|^#/i.test(token.href)) token.href = token.href.replace(/\.md(?=$|#)/, ".html");
+    async: true,
+    async walkTokens(token) {
+      if (token.type === "link" && !/^[a-z][a-z0-9+.-]*:|^#/i.test(token.href)) {
+        // Relative links to Markdown pages point at the rendered page.
+        token.href = rewriteLink(token.href).replace(/\.md(?=$|#)/, ".html");
+      }
+      if (token.type === "code") blocks.set(token, await codeBlock(token.text, token.lang ?? ""));
+      if (token.type === "heading") {
+        // `## Title {#id}`: the id is given, and the braces are not part of the title.
+        const last = token.tokens.at(-1);
+        const [suffix, id] = /\s*\{#([\w.-]+)\}\s*$/.exec(last?.type === "text" ? last.text : "") ?? [];
+        if (suffix) {
+          token.id = id;
+          last.text = last.text.slice(0, -suffix.length);
+          last.raw = last.text;
+        }
+      }
+      if (token.type === "html") {
+        const [match, kind, name] = marker.exec(token.text.trim()) ?? [];
+        if (match && kind === "snippet") blocks.set(token, await codeBlock(code.get(name), "ts", snippetCaption(code.get(name), symbols, root)));
+        if (match && kind === "example") blocks.set(token, await exampleHtml(name, surfaces));
+        if (match && kind === "sample") {
+          const { code: source, language } = await sample(name);
+          blocks.set(token, await codeBlock(source, language));
+        }
+        if (match && kind === "output") {
+          const source = code.get(name) ?? (await readFile(`${docsDir}snippets/${name}.ts`, "utf8"));
+          blocks.set(token, await codeBlock(promisedOutput(source).join("\n"), "text"));
+        }
+      }
     },
     renderer: {
-      heading({ tokens, depth, text }) {
-        return `<h${depth} id="${slug(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      heading({ tokens, depth, text, id: given }) {
+        const id = given ?? slug(text);
+        const content = this.parser.parseInline(tokens);
+        if (depth === 2 || depth === 3) toc.push({ depth, id, text: content.replace(/<[^>]+>/g, "") });
+        const anchor = depth > 1 ? `<a class="anchor" href="#${id}" aria-label="Link to this section"></a>` : "";
+        return `<h${depth} id="${id}">${content}${anchor}</h${depth}>\n`;
       },
-      html({ text }) {
-        const [match, kind, name] = marker.exec(text.trim()) ?? [];
-        if (!match) return text;
-        if (kind === "snippet") return snippetHtml(name, code.get(name));
-        if (kind === "example") return exampleHtml(name, surfaces);
+      code(token) {
+        return blocks.get(token);
+      },
+      link(token) {
+        inLink = true;
+        const html = Renderer.prototype.link.call(this, token);
+        inLink = false;
+        return html;
+      },
+      codespan({ text }) {
+        const name = text.replace(/\(\)$/, "");
+        const href = inLink ? undefined : symbols.get(name);
+        const html = `<code>${escapeHtml(text)}</code>`;
+        return href ? `<a href="${root}${href}">${html}</a>` : html;
+      },
+      table(token) {
+        const html = Renderer.prototype.table.call(this, token);
+        return `<div class="table-wrap" tabindex="0" role="region" aria-label="Table">${html}</div>\n`;
+      },
+      html(token) {
+        if (blocks.has(token)) return blocks.get(token);
+        const [match, kind, name] = marker.exec(token.text.trim()) ?? [];
+        if (!match) return token.text;
+        if (kind === "not-documented") {
+          const [api, pointer] = name.split(" ");
+          const description = surfaces.find((surface) => surface.api === api)?.description;
+          const gap = description && pointerNode(description, pointer)?.["x-not-shown"];
+          if (!gap) throw new Error(`no gap (x-not-shown) at ${pointer} in the ${api} description`);
+          return `${notDocumented(description, gap)}\n`;
+        }
         return `<ul class="references">${surfaces
           .map(({ page, title, description }) => {
             const summary = description.info.summary ? `: ${escapeHtml(description.info.summary)}` : "";
@@ -68,5 +177,42 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root }) {
   });
   const title = /^# (.+)$/m.exec(markdown)?.[1];
   if (!title) throw new Error("a page starts with a `# Title` heading");
-  return { title: title.replace(/[`*_]/g, ""), html: marked.parse(markdown) };
+  const html = await marked.parse(markdown);
+  return { title: title.replace(/[`*_]/g, ""), html, toc };
+}
+
+async function exampleHtml(name, surfaces) {
+  const [api, example] = name.split("/");
+  const value = surfaces.find((surface) => surface.api === api)?.description.components?.examples?.[example]?.value;
+  if (value === undefined) throw new Error(`no example ${example} in spec/dist/${api}.json`);
+  return codeBlock(JSON.stringify(value, null, 2), "json");
+}
+
+/** A page's Markdown with its markers replaced by what they stand for, as plain Markdown (for llms-full.txt). */
+export async function expandMarkers(markdown, surfaces) {
+  const lines = [];
+  for (const line of markdown.split("\n")) {
+    const [match, kind, name] = marker.exec(line) ?? [];
+    if (!match) {
+      lines.push(line);
+    } else if (kind === "snippet") {
+      lines.push("```ts", (await readFile(`${docsDir}snippets/${name}.ts`, "utf8")).trimEnd(), "```");
+    } else if (kind === "example") {
+      const [api, example] = name.split("/");
+      const value = surfaces.find((surface) => surface.api === api)?.description.components?.examples?.[example]?.value;
+      lines.push("```json", JSON.stringify(value, null, 2), "```");
+    } else if (kind === "sample") {
+      const { code, language } = await sample(name);
+      lines.push(`\`\`\`${language}`, code.trimEnd(), "```");
+    } else if (kind === "output") {
+      lines.push("```text", ...promisedOutput(await readFile(`${docsDir}snippets/${name}.ts`, "utf8")), "```");
+    } else if (kind === "not-documented") {
+      const [api, pointer] = name.split(" ");
+      const description = surfaces.find((surface) => surface.api === api)?.description;
+      lines.push(notDocumented(description, pointerNode(description, pointer)["x-not-shown"]).replace(/<[^>]+>/g, ""));
+    } else {
+      lines.push(...surfaces.map(({ page, title, description }) => `- [${title}](${page}): ${description.info.summary ?? ""}`));
+    }
+  }
+  return lines.join("\n");
 }

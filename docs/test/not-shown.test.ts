@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markNotShown, notShownNote } from "../scripts/not-shown.mjs";
+import { markNotShown, notDocumented, withoutGapSentences } from "../scripts/not-shown.mjs";
 import { surfaces } from "../scripts/site.mjs";
 
 type Node = { [key: string]: unknown };
@@ -16,21 +16,35 @@ function gaps(node: unknown, found: Node[] = []): Node[] {
 }
 
 describe("markNotShown", () => {
-  it.each(descriptions)("notes every gap of $api where Redoc renders its description, on a copy", ({ description }) => {
+  it.each(descriptions)("notes every gap of $api once, as a callout, where Redoc renders its description, on a copy", ({ description }) => {
     const original = JSON.stringify(description);
     const marked = markNotShown(description);
     expect(JSON.stringify(description)).toBe(original);
     const marks = gaps(marked);
     expect(marks.length).toBe(gaps(description).length);
     for (const node of marks) {
-      const note = notShownNote(marked.info.version, node["x-not-shown"]);
-      expect(String(node.description).endsWith(note), note).toBe(true);
+      const note = notDocumented(description, node["x-not-shown"] as string);
+      const text = String(node.description);
+      expect(text.endsWith(note), note).toBe(true);
+      expect(text.split("Not documented").length - 1, `one note: ${text}`).toBe(1);
+      expect(text).not.toMatch(/not shown/i);
     }
   });
 
-  it("adds a description where there was none, and names the version or, without one, the reference", () => {
-    const marked = markNotShown({ info: { version: "1.3.0" }, components: { schemas: { Audience: { type: "object", "x-not-shown": "Its fields." } } } });
-    expect(marked.components.schemas.Audience.description).toBe("**Not documented in v1.3.0:** Its fields.");
-    expect(notShownNote("not shown", "Its version.")).toBe("**Not documented in the reference:** Its version.");
+  it("states the gap once, in a callout that names the version, or none where the surface has no documented version", () => {
+    const marked = markNotShown({
+      info: { version: "1.3.0" },
+      components: { schemas: { Audience: { type: "object", description: "Audience by country. Its fields are not shown in the reference.", "x-not-shown": "Its `fields`." } } },
+    });
+    expect(marked.components.schemas.Audience.description).toBe(
+      'Audience by country.\n\n<div class="not-documented" role="note"><strong>Not documented in v1.3.0:</strong> Its <code>fields</code>.</div>',
+    );
+    expect(notDocumented({ info: { version: "not shown" } }, "Its version.")).toBe('<div class="not-documented" role="note"><strong>Not documented:</strong> Its version.</div>');
+  });
+
+  it("drops only the sentences that state a gap", () => {
+    expect(withoutGapSentences("Returns the audience. Its fields are not shown in the reference, so both schemas stay open.\n\nAlways 25 credits.")).toBe(
+      "Returns the audience.\n\nAlways 25 credits.",
+    );
   });
 });

@@ -7,6 +7,7 @@ import { createPlatformClient } from "@content-scraper/platform";
 import { platformTokens, type RunningMock, startMock } from "@content-scraper/mock";
 import type { TokenSet } from "@content-scraper/platform/oauth";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { promisedOutput } from "../scripts/pages.mjs";
 import { docsDir } from "../scripts/site.mjs";
 import { startAuthorization } from "../snippets/oauth-authorize.js";
 import { createInvoiceOnce } from "../snippets/oauth-idempotency.js";
@@ -19,7 +20,8 @@ const snippetsDir = `${docsDir}snippets`;
 let mock: RunningMock;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, seed: "docs-snippets", timeScale: 0 });
+  // The default seed: the answers the reader's own sandbox gives.
+  mock = await startMock({ port: 0, timeScale: 0 });
 });
 afterAll(() => mock?.close());
 
@@ -30,8 +32,6 @@ async function scripts(): Promise<string[]> {
   return sources.filter(([, source]) => !/^export /m.test(source)).map(([file]) => file.slice(0, -3));
 }
 
-/** The outputs a snippet's comments promise, in order: `console.log(…); // → 404 PROFILE_NOT_FOUND true`. */
-const promised = (source: string) => [...source.matchAll(/console\.log\(.*\);[ \t]*\/\/ → (.+)$/gm)].map((match) => (match[1] as string).trim());
 
 describe.each(await scripts())("snippet %s", (name) => {
   it("runs to the end against the sandbox without an error, printing what its comments say", async () => {
@@ -54,8 +54,8 @@ describe.each(await scripts())("snippet %s", (name) => {
     // The snippets print failures with console.error: against the sandbox, none may happen.
     expect(errors).toEqual([]);
     expect(printed.length, "the snippet printed nothing").toBeGreaterThan(0);
-    const expected = promised(await readFile(`${snippetsDir}/${name}.ts`, "utf8"));
-    expect(printed.filter((line) => expected.includes(line))).toEqual(expected);
+    const expected = promisedOutput(await readFile(`${snippetsDir}/${name}.ts`, "utf8"));
+    expect(printed.filter((line) => expected.includes(line)), `printed: ${printed.join(" / ")}`).toEqual(expected);
   });
 });
 

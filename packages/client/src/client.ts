@@ -83,7 +83,7 @@ export class ScraperClient {
   }
 
   /**
-   * A creator's audience by country (25 credits). The reference does not show this request's fields: a string is
+   * A creator's audience by country (25 credits). v1.3.0 does not document this request's fields: a string is
    * sent as `{ username }`, by analogy with the profile request; pass an object to send a body of your own.
    */
   async audience<P extends AudiencePlatform>(platform: P, creator: string | AudienceRequest<P>, options?: RequestOptions): Promise<ScraperResult<AudienceData<P>>> {

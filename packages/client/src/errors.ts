@@ -81,6 +81,7 @@ export class ScraperRedirectError extends ScraperError {
   }
 }
 
+/** What a `ScraperApiError` is made of: the answer's status, code and fields, and what the call cost. */
 export interface ScraperApiErrorFields {
   readonly operationId: string;
   readonly status: number;

@@ -11,7 +11,7 @@ export interface ScraperMeta {
 
 /**
  * `X-Scraper-RateLimit-Limit`, `-Remaining` (the limit closest to being reached) and `-Reset` (as sent: its format is
- * not shown in the reference). A count that is not a non-negative integer reads as `undefined`; a repeated header as
+ * not documented). A count that is not a non-negative integer reads as `undefined`; a repeated header as
  * its smallest value.
  */
 export type RateLimitState = RateLimitHeaders;

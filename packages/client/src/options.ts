@@ -4,6 +4,7 @@ import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
 import { apiKey, rateLimit, retryBackoff } from "./rules.js";
 
+/** The options of `createScraperClient`. Each is checked at construction; an unusable one throws `ScraperInputError` naming it. */
 export interface ScraperClientOptions {
   /** A scraper key (`scrape_live_…`). Defaults to the `SCRAPER_API_KEY` environment variable. */
   apiKey?: string | undefined;
@@ -20,7 +21,7 @@ export interface ScraperClientOptions {
     maxDelayMs?: number | undefined;
   };
   /**
-   * The longest wait before a retry: the description's backoff cap by default (300 000 ms, `x-retry-backoff`). A
+   * The longest wait before a retry: the documented backoff cap by default (300 000 ms). A
    * `Retry-After` asking for longer is not slept: the call fails at once with a retryable `ScraperApiError` carrying
    * `retryAfterMs`, and you decide when to try again.
    */

@@ -4,7 +4,9 @@ import type { components, operations } from "./generated/scraper.types.js";
 
 // Public types, derived from the generated description types so that each platform gets its own shapes.
 
+/** A platform token: `shortvideo`, `photoshare`, `videosite`, `socialnet`, `ephemeral`, `microblog` or `professional`. */
 export type Platform = components["schemas"]["Platform"];
+/** The JSON body of every error answer: `error` (the code), `message`, `request_id`, and the fields some codes add. */
 export type ErrorBody = components["schemas"]["ErrorEnvelope"];
 
 type JsonOf<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
@@ -36,9 +38,13 @@ type PlatformsWith<Resource extends string> = { [P in Platform]: `${P}${Resource
 /** The platforms with an audience operation (`shortvideo`, `photoshare`). */
 export type AudiencePlatform = PlatformsWith<"Audience">;
 
+/** The `data` of a profile on platform `P`. */
 export type ProfileData<P extends Platform> = SuccessData<`${P}Profile`>;
+/** The `data` of one page of posts on platform `P`: `posts`, `profile_pictures` and, where the platform pages, `next_cursor`. */
 export type PostsData<P extends Platform> = SuccessData<`${P}Posts`>;
+/** The `data` of a single post on platform `P`: `posts` (one post) and `profile_pictures`. */
 export type PostData<P extends Platform> = SuccessData<`${P}Post`>;
+/** The `data` of an audience lookup on platform `P` (`shortvideo` or `photoshare`). */
 export type AudienceData<P extends AudiencePlatform> = SuccessData<`${P}Audience`>;
 /** A post as listed on platform `P`. */
 export type ListedPost<P extends Platform> = PostsData<P>["posts"][number];
@@ -53,6 +59,7 @@ export interface PostOptions extends RequestOptions {
   includeComments?: boolean | undefined;
 }
 
+/** The body of an audience request on platform `P`: any object (v1.3.0 documents none of its fields). */
 export type AudienceRequest<P extends AudiencePlatform> = RequestBody<`${P}Audience`>;
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -8,6 +8,7 @@ export function postKey(post: { id: string; platform: string }): string {
   return `${post.platform}:${post.id}`;
 }
 
+/** The options of `walkPosts`: the request options, the limits of the walk and a callback after every page. */
 export type WalkOptions<P extends Platform> = Omit<PostsOptions<P>, "cursor"> & {
   /** Stop before requesting more pages than this. */
   maxPages?: number | undefined;

@@ -35,7 +35,7 @@ import type { paths } from "./generated/connect.types.js";
 const scheme = apiKeys.ConnectApiKey;
 type KeyEnvironments = typeof scheme.keyEnvironments;
 
-/** Where a key's calls go, from its prefix (`x-key-environments`): `sk_live_` → production, `sk_test_` → sandbox. */
+/** Where a key's calls go, from its prefix: `sk_live_` → production, `sk_test_` → sandbox. */
 export type Environment = KeyEnvironments[keyof KeyEnvironments];
 
 export interface ConnectClientOptions extends TransportOptions {
@@ -47,6 +47,7 @@ export interface ConnectClientOptions extends TransportOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
+/** One call of `request`: its path parameters, query, JSON body, headers, signal and timeout. */
 export interface ConnectRequestInit {
   /** Values for `{name}` placeholders of the path. */
   pathParams?: Record<string, string> | undefined;
@@ -58,6 +59,7 @@ export interface ConnectRequestInit {
   timeoutMs?: number | undefined;
 }
 
+/** What an answer says besides its body: the status, the attempts it took, the key's environment and the headers. */
 export interface ConnectMeta {
   status: number;
   /** Requests sent: more than 1 after waiting out a 429's `Retry-After`. */
@@ -66,6 +68,7 @@ export interface ConnectMeta {
   headers: Headers;
 }
 
+/** What `request` resolves to: the parsed JSON body and its `meta`. */
 export interface ConnectResult<Data> {
   data: Data;
   meta: ConnectMeta;
@@ -85,7 +88,7 @@ const notJson = (name: string, answer: Answer) =>
   new ConnectResponseError(`${name} answered ${answer.response.status} with a body that is not JSON`, name, answer.response.status);
 
 /**
- * The connect API (`/api/embed`) client. The reference shows none of its operations, so besides the typed (and for now
+ * The connect API (`/api/embed`) client. v1.3.0 documents none of its operations, so besides the typed (and for now
  * empty) `api` it offers `request`, which sends the key, waits exactly `Retry-After` on a 429 and throws
  * `ConnectApiError` on any other error status.
  */

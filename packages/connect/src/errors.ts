@@ -74,7 +74,7 @@ export class ConnectRedirectError extends ConnectError {
 }
 
 /**
- * The connect API answered with an error status. Its error bodies are not shown in the reference, so `body` is the
+ * The connect API answered with an error status. Its error bodies are not documented in v1.3.0, so `body` is the
  * parsed JSON (or `undefined`), uninterpreted. A 429 was retried after exactly `Retry-After` until `retry.maxRetries`
  * ran out, or returned at once when its wait was beyond `maxRetryWaitMs`.
  */

@@ -19,6 +19,7 @@ export { platformIds, platformTokens } from "./platform/surface.js";
 export { legacyKeys, legacyNotFoundId } from "./platform-legacy/surface.js";
 export { sandboxKeys } from "./scraper/keys.js";
 
+/** The options of `startMock`, each with the same meaning as the command line's flag of that name. */
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
   port?: number;

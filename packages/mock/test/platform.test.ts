@@ -212,6 +212,21 @@ describe("authorize", () => {
 });
 
 describe("token", () => {
+  it("takes the description's example client and its example code as printed, any number of times, after a reset too", async () => {
+    const printed = (description as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; example?: string }>; requestBody?: { content: Record<string, { examples: Record<string, { value: Record<string, string> }> }> } }>> }).paths;
+    const example = (name: string) => printed["/authorize"]?.get?.parameters?.find((parameter) => parameter.name === name)?.example as string;
+    const query = `?${new URLSearchParams(["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"].map((name) => [name, example(name)]))}`;
+    const form = printed["/token"]?.post?.requestBody?.content["application/x-www-form-urlencoded"]?.examples.AuthorizationCode?.value as Record<string, string>;
+    for (const round of [1, 2]) {
+      const redirect = await call("authorizeClient", { query });
+      expect([round, redirect.status, new URL(redirect.headers.get("location") as string).searchParams.get("code")]).toEqual([round, 302, expect.stringMatching(/^sandbox_code_/)]);
+      const issued = await call("requestToken", { form });
+      expect([round, issued.status, issued.body.scope]).toEqual([round, 200, example("scope")]);
+      await mock.reset();
+    }
+    expect((await exchange({ ...form, code: "sandbox_code_unknown" })).body.error).toBe("invalid_grant");
+  });
+
   it("exchanges a code for a token of the granted scopes, lasting the description's lifetime", async () => {
     const grant = await authorized(await registered(), "posts:read campaigns:read");
     const issued = await exchange({ code: grant.code, code_verifier: grant.verifier, client_id: grant.clientId });

@@ -126,7 +126,7 @@ export class PlatformClient {
     return cursorItems(async (cursor) => (await this.listWebhookDeliveries(id, { ...options, cursor })).data);
   }
 
-  /** A post's metrics history (`days`, `limit` ≤ 500). Its shape is not shown in the reference. */
+  /** A post's metrics history (`days`, `limit` ≤ 500). Its shape is not documented in v1.3.0. */
   getPostMetricsHistory(id: string, options: MetricsHistoryOptions = {}): Promise<PlatformResult<PostMetricsHistory | undefined>> {
     return this.#call({
       ...this.#resolve("getPostMetricsHistory"),

@@ -97,6 +97,7 @@ export class PlatformRedirectError extends PlatformError {
   }
 }
 
+/** What a `PlatformApiError` is made of: the status, the code, the parsed challenge and the call's idempotency key. */
 export interface PlatformApiErrorFields {
   /** The operationId, or `METHOD /path` for a path the description does not list. */
   readonly operation: string;
@@ -105,7 +106,7 @@ export interface PlatformApiErrorFields {
   readonly code: ErrorCode | undefined;
   readonly message: string;
   readonly requestId: string | undefined;
-  /** `error.meta`: optional structured context, e.g. the missing scope. Its fields are not shown in the reference. */
+  /** `error.meta`: optional structured context, e.g. the missing scope. Its fields are not documented in v1.3.0. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** `Retry-After` (429), in milliseconds, when it was sent (read as the runtime's `retryAfterMs` says). */
   readonly retryAfterMs: number | undefined;
@@ -159,7 +160,7 @@ export class SubscriptionRequiredError extends PlatformApiError {
 /**
  * An OAuth protocol endpoint answered an RFC 6749 error `{ error, error_description }` (`invalid_grant`,
  * `invalid_client`, `invalid_scope`, `unsupported_grant_type`, `temporarily_unavailable`, …), or the authorization
- * redirect carried `error`. The complete list of values is not shown in the reference, so `error` is a string.
+ * redirect carried `error`. The complete list of values is not documented in v1.3.0, so `error` is a string.
  */
 export class OAuthProtocolError extends PlatformError {
   override name = "OAuthProtocolError";
@@ -193,12 +194,13 @@ export class OAuthValidationError extends PlatformError {
   }
 }
 
+/** What a `LegacyApiError` is made of: the status, the error string and, where the body has one, the code. */
 export interface LegacyApiErrorFields {
   readonly operation: string;
   readonly status: number;
   /** The body's `error` text (the key-based API puts its message there). */
   readonly message: string;
-  /** The body's `code`, on some errors (e.g. `LEAD_NOT_FOUND`); the complete list is not shown in the reference. */
+  /** The body's `code`, on some errors (e.g. `LEAD_NOT_FOUND`); the complete list is not documented in v1.3.0. */
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly rateLimit: RateLimitState;

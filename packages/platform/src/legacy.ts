@@ -28,6 +28,7 @@ export interface LegacyClientOptions extends TransportOptions {
   dangerouslyAllowBrowser?: boolean | undefined;
 }
 
+/** A post's metrics history on the key-based API: an object whose fields v1.3.0 does not list. */
 export type LegacyPostMetricsHistory = components["schemas"]["PostMetricsHistory"];
 
 const scheme = apiKeys.CompanyApiKey;
@@ -57,7 +58,7 @@ export function legacyApiError(answer: Pick<Answer, "response" | "text">, operat
  * the OAuth helpers of `@content-scraper/platform/oauth`.
  */
 export class LegacyClient {
-  /** The typed openapi-fetch client over the one operation the reference shows, with the same key and Retry-After handling. */
+  /** The typed openapi-fetch client over the one operation v1.3.0 documents, with the same key and Retry-After handling. */
   readonly api: Client<paths>;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
@@ -88,7 +89,7 @@ export class LegacyClient {
   }
 
   /**
-   * A post's metrics history (`days`, `limit` ≤ 500). Its shape is not shown in the reference.
+   * A post's metrics history (`days`, `limit` ≤ 500). Its shape is not documented in v1.3.0.
    * @deprecated Use `PlatformClient.getPostMetricsHistory` of the OAuth platform API.
    */
   getPostMetricsHistory(
@@ -105,7 +106,7 @@ export class LegacyClient {
   }
 
   /**
-   * Any call of the 24 operations, 23 of which the reference does not show: the key, Retry-After on a 429 when the
+   * Any call of the 24 operations, 23 of which v1.3.0 does not document: the key, Retry-After on a 429 when the
    * service sends one, and `LegacyApiError` for anything but a 2xx.
    * @deprecated Use the OAuth platform API.
    */

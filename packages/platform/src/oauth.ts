@@ -10,15 +10,16 @@ import { oauth as schemes } from "./generated/platform.operations.js";
 import { inputError, type RequestOptions, type Sender, sender, transportSend } from "./transport.js";
 
 const scheme = schemes.OAuth2;
-/** The code-challenge methods the description allows (`x-pkce`): `S256` only. */
+/** The code-challenge methods the description allows: `S256` only. */
 export const pkceMethods: readonly string[] = scheme.flows.authorizationCode.pkce.methods;
-/** Scopes sandbox or test-mode grants cannot use (`x-sensitive-scopes`). */
+/** The sensitive scopes, which sandbox or test-mode grants cannot use. */
 export const sensitiveScopes: readonly string[] = scheme.sensitiveScopes;
 /** The scopes the description lists for the authorization code flow. */
 export const scopes: readonly string[] = scheme.flows.authorizationCode.scopes;
-/** The access token's documented lifetime (`x-access-token`): used when a token response has no `expires_in`. */
+/** The access token's documented lifetime: used when a token response has no `expires_in`. */
 export const accessTokenLifetimeSeconds: number = scheme.accessToken.expiresInSeconds;
 
+/** How the OAuth helpers reach the authorization server: the transport options, and whether `http:` is allowed. */
 export interface OAuthOptions extends Omit<TransportOptions, "baseUrl"> {
   /**
    * oauth4webapi refuses `http:` endpoints. `true` lifts that, for local testing against a loopback server only: never
@@ -215,7 +216,7 @@ export class RegisteredClient {
 
 /**
  * Dynamic Client Registration (RFC 7591) at the metadata's `registration_endpoint` (`POST /register`). Register the
- * `refresh_token` grant type to get refresh tokens. Which metadata fields the server accepts is not shown in the reference.
+ * `refresh_token` grant type to get refresh tokens. Which metadata fields the server accepts is not documented in v1.3.0.
  */
 export async function registerClient(
   input: { server: OAuthServer; metadata: Partial<oauth.OmitSymbolProperties<oauth.Client>>; initialAccessToken?: string | undefined } & RequestOptions,
@@ -263,7 +264,7 @@ export async function authorizationUrl(input: {
   /** Space-delimited scopes (`<area>:read`, `<area>:write`, `offline_access`). */
   scope: string;
   state?: string | undefined;
-  /** `S256`, the default, is the only method allowed (`x-pkce`); anything else is refused. */
+  /** `S256`, the default, is the only method allowed; anything else is refused. */
   codeChallengeMethod?: string | undefined;
   /** More authorization parameters; they cannot replace the ones above. */
   extraParams?: Record<string, string> | undefined;

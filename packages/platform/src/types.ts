@@ -4,7 +4,9 @@ import type { RequestOptions } from "./transport.js";
 // Public types, derived from the generated description types. Bodies whose fields the reference does not show are the
 // open generated objects (`Record<string, unknown>`).
 
+/** The OAuth platform API's operations, as openapi-typescript generates them from the description. */
 export type Operations = operations;
+/** The operationId of an OAuth platform API operation. */
 export type OperationName = keyof operations;
 
 type JsonOf<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
@@ -14,6 +16,7 @@ export type SuccessBody<Id extends OperationName> = operations[Id]["responses"] 
 /** The JSON request body of an operation. */
 export type RequestBody<Id extends OperationName> = JsonOf<NonNullable<operations[Id]["requestBody"]>>;
 
+/** One delivery of a webhook: an object whose fields v1.3.0 does not list. */
 export type WebhookDelivery = components["schemas"]["WebhookDelivery"];
 /** One page of a webhook's deliveries (`WebhookDeliveryPage`): when `hasMore` is false, `nextCursor` is null. */
 export interface WebhookDeliveryPage {
@@ -21,7 +24,9 @@ export interface WebhookDeliveryPage {
   nextCursor: string | null;
   hasMore: boolean;
 }
+/** A post's metrics history: an object whose fields v1.3.0 does not list. */
 export type PostMetricsHistory = components["schemas"]["PostMetricsHistory"];
+/** The body of every resource error: `{ error: { code, message, requestId, meta? } }`. */
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
 
 /** Options of a write (`POST`, `PATCH`, `PUT`). */
@@ -42,7 +47,7 @@ export interface ListOptions extends RequestOptions {
 }
 
 export interface MetricsHistoryOptions extends RequestOptions {
-  /** The span of history. Its type, default and range are not shown in the reference. */
+  /** The span of history. Its type, default and range are not documented in v1.3.0. */
   days?: operations["getPostMetricsHistory"]["parameters"]["query"] extends infer Q ? (Q extends { days?: infer D } ? D : never) : never;
   /** How many entries, at most 500. */
   limit?: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * The SDK's default for `maxResponseBytes`: 16 MiB. The reference states no response size. The largest answers are
+ * The SDK's default for `maxResponseBytes`: 16 MiB. No response size is documented. The largest answers are
  * focused video lists: one video item of the description's example is 5.7 kB, so a page of 30 is about 170 kB; a
  * page of 30 posts or a platform list of 100 items is smaller. 16 MiB leaves two orders of magnitude of room without
  * letting a broken or hostile server fill the memory.

@@ -1,5 +1,6 @@
 import { setTimer } from "./timers.js";
 
+/** A timeout joined with the caller's signal, as `deadline` makes it. */
 export interface Deadline {
   /** Aborts on the caller's signal or when the time is up; `undefined` when there is neither. */
   readonly signal: AbortSignal | undefined;

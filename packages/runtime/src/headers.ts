@@ -66,7 +66,7 @@ export function countHeader(headers: Headers, name: string): number | undefined 
 export interface RateLimitHeaders {
   limit: number | undefined;
   remaining: number | undefined;
-  /** As the service sent it: the reference does not show its format, so it is not interpreted. */
+  /** As the service sent it: its format is not documented, so it is not interpreted. */
   reset: string | undefined;
 }
 

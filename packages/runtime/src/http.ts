@@ -22,9 +22,13 @@ export function buildUrl(baseUrl: string, path: string, pathParams: Record<strin
   return `${baseUrl}${filled.startsWith("/") ? "" : "/"}${filled}${text ? `?${text}` : ""}`;
 }
 
-/** The parts of a fetch `Request` (as openapi-fetch hands it to a custom fetch), body read once so it can be re-sent. */
+/**
+ * The parts of a fetch `Request` (as openapi-fetch hands it to a custom fetch), body read once so it can be re-sent.
+ * A caller's `redirect: "manual"` keeps a redirect as the answer; otherwise the clients' own policy applies.
+ */
 export async function outgoingFrom(request: Request): Promise<Outgoing> {
-  return { url: request.url, method: request.method, headers: request.headers, body: request.body ? await request.arrayBuffer() : undefined };
+  const body = request.body ? await request.arrayBuffer() : undefined;
+  return { url: request.url, method: request.method, headers: request.headers, body, keepRedirect: request.redirect === "manual" };
 }
 
 /** A fresh response over a body already read, for a caller (such as openapi-fetch) that reads the body itself. */

@@ -1,11 +1,12 @@
 import type { InputErrorFactory } from "./environment.js";
 
+/** What `checkApiKey` checks a key against: the surface it is for, its valid prefixes and the other surfaces' prefixes. */
 export interface KeyRules {
   /** What the surface is called in messages (`scraper`, `connect`, `key-based platform API`). */
   surface: string;
-  /** The valid prefixes; empty when the reference shows none (any other non-empty key is accepted). */
+  /** The valid prefixes; empty when none is documented (any other non-empty key is accepted). */
   prefixes: readonly string[];
-  /** Documented prefixes of other surfaces' keys, mapped to the surface they belong to (`x-rejected-key-prefixes`). */
+  /** Documented prefixes of other surfaces' keys, mapped to the surface they belong to. */
   rejectedKeyPrefixes: Readonly<Record<string, string>>;
   /** The environment variable the key may come from, named in the "missing" message. */
   envVar?: string | undefined;

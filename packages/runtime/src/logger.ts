@@ -6,4 +6,5 @@ export interface Logger {
   error?(message: string, details?: Record<string, unknown>): void;
 }
 
+/** The logger that logs nothing: every client's default. */
 export const silentLogger: Logger = {};

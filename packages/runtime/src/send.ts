@@ -11,6 +11,11 @@ export interface Outgoing {
   method: string;
   headers?: Headers | Record<string, string> | undefined;
   body?: string | ArrayBuffer | undefined;
+  /**
+   * A redirect is the answer, returned as it came and never followed: the caller asked for it (`redirect: "manual"`
+   * through `api`), e.g. for the 302 that `/authorize` documents.
+   */
+  keepRedirect?: boolean | undefined;
 }
 
 /** A complete answer: the response and its whole body, read within the timeout and `maxResponseBytes`. */
@@ -85,7 +90,7 @@ class Refused {
 
 /**
  * Sends a request and retries it as `retryDelay` says, sending the same method, URL, headers and body each time.
- * Each attempt follows same-origin redirects only (`nextHop`) and reads the whole body within the timeout and
+ * Each attempt follows same-origin redirects only (`nextHop`; none with `keepRedirect`) and reads the whole body within the timeout and
  * `maxResponseBytes`. A retry whose wait is beyond `maxRetryWaitMs` is not slept: the answer is returned, final.
  * Timeouts and broken connections are not retried: the service may have acted on the request. The caller's abort
  * rejects with the signal's reason, also while waiting.
@@ -105,7 +110,7 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
       response = await fetchHop(config, hop, timer.signal);
-      if (!isFinal(response)) response = await follow(config, response, hop, timer.signal, call);
+      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, timer.signal, call);
       const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes);
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;

@@ -8,7 +8,7 @@ export interface TransportOptions {
   /** The API's base address (`https://<host>/api/…`). */
   baseUrl: string;
   /**
-   * Per attempt. The reference shows no timeout for these surfaces, so there is none by default (pass a `signal` or
+   * Per attempt. v1.3.0 documents no timeout for these APIs, so there is none by default (pass a `signal` or
    * set one). A timed-out request is not retried: it may have been acted on.
    */
   timeoutMs?: number | undefined;

@@ -24,6 +24,11 @@ describe("openapi-fetch adapters", () => {
     expect((await outgoingFrom(new Request("https://h/x"))).body).toBeUndefined();
   });
 
+  it("outgoingFrom keeps a redirect as the answer only when the caller asks", async () => {
+    expect((await outgoingFrom(new Request("https://h/x", { redirect: "manual" }))).keepRedirect).toBe(true);
+    expect((await outgoingFrom(new Request("https://h/x"))).keepRedirect).toBe(false);
+  });
+
   it("responseFrom keeps status and headers; an empty body stays null (204 allows no body)", async () => {
     const original = new Response(null, { status: 204, headers: { "x-b": "2" } });
     const copy = responseFrom({ response: original, text: "" });

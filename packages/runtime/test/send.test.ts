@@ -161,6 +161,13 @@ describe("redirects", () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  it("returns a redirect unfollowed when the caller keeps it (a documented 302); the other origin receives nothing", async () => {
+    server.script(hostile.redirect(302, `${elsewhere.origin}/callback?code=c`));
+    const { response, attempts } = await send(config(), { ...keyed(), keepRedirect: true }, { name: "op" });
+    expect([response.status, response.headers.get("location"), attempts]).toEqual([302, `${elsewhere.origin}/callback?code=c`, 1]);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+
   it("refuses a redirect to the same host on another scheme or port", async () => {
     const port = new URL(server.origin).port;
     server.script(hostile.redirect(308, `https://127.0.0.1:${port}/x`));

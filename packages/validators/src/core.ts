@@ -11,8 +11,10 @@ export interface ValidationError {
   keyword: string;
 }
 
+/** The outcome of a validation: valid, or every problem found at once. */
 export type ValidationResult = { valid: true } | { valid: false; errors: ValidationError[] };
 
+/** Which media type a body is checked as (`application/json` by default). */
 export interface BodyOptions<M extends string = string> {
   /**
    * The body's media type (parameters such as `; charset=utf-8` are ignored). By default `application/json`, or

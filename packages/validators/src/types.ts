@@ -1,5 +1,6 @@
 // Types of the bodies a guard narrows to, read from an openapi-typescript `operations` interface.
 
+/** An operationId of a set of operations. */
 export type OperationId<Ops> = keyof Ops & string;
 
 type Responses<Ops, Id extends keyof Ops> = Ops[Id] extends { responses: infer R } ? R : never;

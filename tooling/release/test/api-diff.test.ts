@@ -36,6 +36,24 @@ it("the built descriptions make no breaking change without a major changeset for
   expect(ok, report).toBe(true);
 });
 
+it("reads a new description of a component response as prose, not as a breaking change", () => {
+  const dir = tempDir("api-diff-prose");
+  try {
+    for (const d of ["released", "dist", "changesets"]) mkdirSync(join(dir, d));
+    copyFileSync(join(RELEASED_DIR, "scraper.json"), join(dir, "released", "scraper.json"));
+    const doc = JSON.parse(readFileSync(join(RELEASED_DIR, "scraper.json"), "utf8"));
+    doc.components.responses.RateLimited.description = "Reworded for integrators.";
+    writeFileSync(join(dir, "dist", "scraper.json"), JSON.stringify(doc));
+    const result = checkApiChanges({ distDir: join(dir, "dist"), releasedDir: join(dir, "released"), changesetDir: join(dir, "changesets") });
+    expect(result.breaking).toEqual([]);
+    // The component is compared where it is used: every 429 that refers to it, each read by the prose rule.
+    expect(result.report).toContain("annotation (the prose rule): [Replaced] annotation (description) of Response 429 (#/paths/~1scrape~1shortvideo~1profile/post/responses/429/description)");
+    expect(result.ok).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe("a fixture: the scraper baseline with an operation removed and a new required request field", () => {
   const dir = tempDir("api-diff");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -19,6 +19,7 @@ export interface LogEntry {
   requestId: string | null;
 }
 
+/** Which entries of the request log to read; every field narrows, none means all. */
 export interface LogFilter {
   /** Only this operation's requests. */
   operation?: string | undefined;

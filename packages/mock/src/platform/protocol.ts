@@ -4,6 +4,7 @@ import type { BodyProblem } from "../body.js";
 import type { SandboxClock } from "../control/clock.js";
 import { oauth } from "../generated/platform.operations.js";
 import { json, type SurfaceRequest, type SurfaceResponse } from "../http.js";
+import type { PrismOperation } from "../scraper/engine.js";
 import { header, remember } from "../surface-kit.js";
 
 // The OAuth protocol endpoints, as an OAuth client (oauth4webapi) needs them: discovery that names the host it was asked
@@ -36,6 +37,35 @@ interface Grant {
   challenge: string;
   scopes: string[];
   used: boolean;
+  /** The example code: redeemable any number of times, so that every copy of the printed sample works. */
+  standing?: boolean;
+}
+
+/** The client the description's examples use, and the authorization code of its token request example. */
+interface ExampleClient {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  code: { value: string; verifier: string } | undefined;
+}
+
+/** An example's value: Prism's examples are inline (`value`) or external (`externalValue`, which the sandbox cannot read). */
+const exampleValue = (example: object | undefined): unknown => (example && "value" in example ? example.value : undefined);
+
+/**
+ * The example client of the description: `/authorize`'s `client_id`, `redirect_uri` and `scope` examples, and the
+ * token request example that exchanges a code for that client. Absent when the examples do not name one.
+ */
+export function exampleClientOf(authorize: PrismOperation | undefined, token: PrismOperation | undefined): ExampleClient | undefined {
+  const query = (name: string) => exampleValue(authorize?.request?.query?.find((parameter) => parameter.name === name)?.examples?.[0]);
+  const [clientId, redirectUri, scope] = [query("client_id"), query("redirect_uri"), query("scope")];
+  if (typeof clientId !== "string" || typeof redirectUri !== "string") return undefined;
+  const exchange = (token?.request?.body?.contents ?? [])
+    .flatMap((content) => content.examples ?? [])
+    .map((example) => exampleValue(example) as Record<string, unknown> | undefined)
+    .find((value) => value?.grant_type === "authorization_code" && value.client_id === clientId && value.redirect_uri === redirectUri);
+  const code = typeof exchange?.code === "string" && typeof exchange.code_verifier === "string" ? { value: exchange.code, verifier: exchange.code_verifier } : undefined;
+  return { clientId, redirectUri, scopes: typeof scope === "string" ? scope.split(" ").filter(Boolean) : [], code };
 }
 
 /** What the sandbox knows of a token it issued. */
@@ -76,10 +106,19 @@ function metadataProblem(body: Record<string, unknown>): { error: string; descri
 }
 
 /** The protocol endpoints of one sandbox: `answer(operationId, …)` for every operation with `security: []`. */
-export function createProtocol(seed: string, clock: SandboxClock) {
+export function createProtocol(seed: string, clock: SandboxClock, example: ExampleClient | undefined) {
   const clients = new Map<string, Client>();
   const codes = new Map<string, Grant>();
   const tokens = new Map<string, Issued>();
+  // The reference's samples name the example client and its code: registered in every sandbox, after every reset.
+  const registerExample = () => {
+    if (!example) return;
+    clients.set(example.clientId, { redirectUris: [example.redirectUri], grantTypes: ["authorization_code", "refresh_token", "client_credentials"] });
+    if (!example.code) return;
+    const challenge = createHash("sha256").update(example.code.verifier).digest("base64url");
+    codes.set(example.code.value, { clientId: example.clientId, redirectUri: example.redirectUri, challenge, scopes: example.scopes, used: false, standing: true });
+  };
+  registerExample();
   // Signs the access tokens this sandbox issues (RFC 9068 JWTs); nothing outside the sandbox needs to verify them.
   const signingKey = randomBytes(32);
 
@@ -160,7 +199,7 @@ export function createProtocol(seed: string, clock: SandboxClock) {
     const grant = codes.get(form.code ?? "");
     if (!grant) return "The authorization code is unknown.";
     if (grant.used) return "The authorization code was already used.";
-    grant.used = true; // One exchange per code, whether it succeeds or not.
+    grant.used = !grant.standing; // One exchange per code, whether it succeeds or not.
     if (grant.clientId !== clientId) return "The authorization code was issued to another client.";
     if (grant.redirectUri !== form.redirect_uri) return "redirect_uri differs from the one of the authorization request.";
     const verifier = form.code_verifier ?? "";
@@ -251,6 +290,7 @@ export function createProtocol(seed: string, clock: SandboxClock) {
       clients.clear();
       codes.clear();
       tokens.clear();
+      registerExample();
     },
   };
 }

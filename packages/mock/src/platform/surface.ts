@@ -8,7 +8,7 @@ import { requestId } from "../request-id.js";
 import { decodeCursor, encodeCursor } from "../scraper/catalog.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
 import { Buckets, documentedSuccess, header, operationRouter, queryProblem, rateLimitHeaders, statedPerMinute } from "../surface-kit.js";
-import { createProtocol, knownScopes, originOf } from "./protocol.js";
+import { createProtocol, exampleClientOf, knownScopes, originOf } from "./protocol.js";
 
 // The OAuth platform API (`/api/oauth/v1`): Prism serves the documented examples; this layer adds what the service does
 // around them: bearer tokens (the sandbox's own, with their scopes and lifetime, or any other as a grant of every scope),
@@ -75,7 +75,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   const buckets = new Buckets(options.requestsPerMinute ?? resourceRequestsPerMinute, clock);
   if (idempotencyRetentionMs === null) throw new Error("the platform description states no x-idempotency-retention-seconds");
   const idempotent = new IdempotencyStore(idempotencyRetentionMs, clock);
-  const protocol = createProtocol(options.seed, clock);
+  const protocol = createProtocol(options.seed, clock, exampleClientOf(engine.operations.get("authorizeClient"), engine.operations.get("requestToken")));
   const rulesOf = (operation: PrismOperation) => operations[(operation.iid ?? operation.id) as keyof typeof operations] as Rules | undefined;
 
   function challenge(origin: string, error: string, scope?: string): string {

@@ -32,6 +32,7 @@ export interface MagicInput {
   answer: string;
 }
 
+/** The inputs that make the sandbox answer a given way (`notfound`, `busy`, …), with the answer each one gives. */
 export const magicInputs: readonly MagicInput[] = [
   {
     input: "notfound",
