@@ -1,10 +1,10 @@
 import { inspect } from "node:util";
 import { afterEach, expect, it } from "vitest";
 import { createRedisStores, RedisStoreUnavailableError, type RedisStores } from "../src/index.js";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { startRedis } from "./redis-server.mjs";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let server: RedisServer | undefined;
+let server: Awaited<ReturnType<typeof startRedis>> | undefined;
 let stores: RedisStores | undefined;
 afterEach(async () => {
   await stores?.close();
