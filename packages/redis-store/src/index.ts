@@ -18,7 +18,8 @@ export interface RedisStoresOptions {
   prefix?: string;
   /**
    * How long a credit reservation may stay unsettled before it is released, presumed abandoned by a worker that died.
-   * Default 15 minutes: longer than any call of the client lasts with its retries and `Retry-After` waits.
+   * Default 30 minutes: longer than a call of the client lasts with its default retries (4, each wait at most 5
+   * minutes), so a live call's hold is not released under it.
    */
   reservationTtlMs?: number;
   /** How long to wait for Redis before it counts as unreachable. Default 2 000 ms. */
@@ -47,7 +48,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   if (typeof options !== "object" || options === null) throw inputError("options", "createRedisStores needs { redis }.");
   const prefix = options.prefix ?? "content-scraper";
   if (typeof prefix !== "string" || prefix === "") throw inputError("prefix", "prefix must be a non-empty string.");
-  const reservationTtlMs = checkNumber("reservationTtlMs", options.reservationTtlMs, 15 * 60_000, { positive: true }, inputError);
+  const reservationTtlMs = checkNumber("reservationTtlMs", options.reservationTtlMs, 30 * 60_000, { positive: true }, inputError);
   const commandTimeoutMs = checkNumber("commandTimeoutMs", options.commandTimeoutMs, 2_000, { positive: true }, inputError);
   const workers = options.fallback && requiredNumber("fallback.workers", options.fallback.workers, { positive: true, integer: true });
   const owned = typeof options.redis === "string";
