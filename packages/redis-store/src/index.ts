@@ -11,6 +11,7 @@ export { RedisBudgetStore } from "./budget.js";
 export { RedisStoreError, RedisStoreInputError, RedisStoreUnavailableError } from "./errors.js";
 export { RedisRateLimitStore } from "./rate-limit.js";
 
+/** The options of `createRedisStores`. */
 export interface RedisStoresOptions {
   /** An ioredis client (which `close()` leaves open), or a `redis://` / `rediss://` URL (a connection the stores own). */
   redis: Redis | string;
@@ -36,6 +37,7 @@ export interface RedisStoresOptions {
   onRecovered?: () => void;
 }
 
+/** What `createRedisStores` answers: the two stores, to pass to the client's `rateLimit` and `budget`, and `close`. */
 export interface RedisStores {
   rateLimit: RedisRateLimitStore;
   budget: RedisBudgetStore;
@@ -60,7 +62,10 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     rateLimit: new RedisRateLimitStore(connection, prefix, workers ? new LocalShare(workers) : undefined),
     budget: new RedisBudgetStore(connection, prefix, reservationTtlMs),
     async close() {
-      if (owned) await redis.quit().catch(() => redis.disconnect());
+      if (!owned) return;
+      // QUIT lets the commands sent finish; a connection that is down has none to finish, and would queue QUIT.
+      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }

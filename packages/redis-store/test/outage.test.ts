@@ -80,3 +80,13 @@ it("counts a Redis that stops answering as unreachable after commandTimeoutMs, a
   server.thaw();
   await expect.poll(() => stores?.budget.state("k").catch(() => undefined), { timeout: 5000, interval: 100 }).toEqual({ spent: 7, reserved: 0 });
 });
+
+it("closes its own connection while Redis is down, without waiting for it", async () => {
+  server = await startRedis();
+  const own = createRedisStores({ redis: server.url });
+  expect(await own.rateLimit.take("k", limit)).toBe(0);
+  await server.kill();
+  await expect(own.rateLimit.take("k", limit)).rejects.toBeInstanceOf(RedisStoreUnavailableError);
+  await own.close();
+  await expect(own.rateLimit.take("k", limit)).rejects.toBeInstanceOf(RedisStoreUnavailableError);
+});
