@@ -65,10 +65,9 @@ describe("catalog walks", () => {
 
   it("stops before maxCredits would be exceeded, using the charge of the last page", async () => {
     server.script(catalog([{ ids: ["1"], next: "c1" }, { ids: ["2"], next: "c2" }, { ids: ["3"], next: "c3" }], 2));
-    const pages: number[] = [];
-    const posts = await collect(scraper().walkPosts("shortvideo", "creator", { maxCredits: 5, onPage: (page) => pages.push(page.creditsSpent) }));
-    expect(posts.map((p) => p.id)).toEqual(["1", "2"]);
-    expect(pages).toEqual([2, 4]);
+    const walk = scraper().walkPosts("shortvideo", "creator", { maxCredits: 5 });
+    expect((await collect(walk)).map((p) => p.id)).toEqual(["1", "2"]);
+    expect(walk.state).toEqual({ cursor: "c2", pages: 2, items: 2, creditsCharged: 4, stoppedBecause: "maxCredits" });
   });
 
   it("spends nothing when even the first page would exceed maxCredits", async () => {
