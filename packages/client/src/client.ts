@@ -1,7 +1,18 @@
 import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { type ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
-import { apiError, type CallDefaults, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange, rulesFor, scraperSendConfig } from "./exchange.js";
+import {
+  apiError,
+  type CallDefaults,
+  callDetails,
+  callName,
+  type Exchange,
+  type ExchangeConfig,
+  type ExchangeOptions,
+  exchange,
+  rulesFor,
+  scraperSendConfig,
+} from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
 import type { ScraperHooks } from "./hooks.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
@@ -245,11 +256,12 @@ export class ScraperClient {
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean): Promise<Verdict> {
     const { ledger, budget, hooks } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
+    const details = callDetails(rules);
     ledger.requests++;
     let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
     try {
-      if (budget && price > 0) reservation = await budget.reserve(rules?.operationId ?? outgoing.url, price);
-      const result = await exchange(this.#config, outgoing, rules, options);
+      if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);
+      const result = await exchange(this.#config, outgoing, rules, options, details);
       const verdict = judge(result, price);
       ledger.creditsCharged += verdict.charged;
       if (reservation) await this.#settle(reservation, verdict.charged);
@@ -260,7 +272,7 @@ export class ScraperClient {
     } catch (error) {
       // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
       if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
-      if (error instanceof ScraperError) hooks?.onError?.({ name: rules?.operationId ?? `${outgoing.method} ${outgoing.url}`, details: { operationId: rules?.operationId }, error });
+      if (error instanceof ScraperError) hooks?.onError?.({ name: callName(outgoing, rules), details, error });
       throw error;
     }
   }

@@ -132,6 +132,24 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   });
 }
 
+/** What log lines and hook events say of a call: its operation, platform, and a number that tells calls apart. */
+export type CallDetails = {
+  operationId: string | undefined;
+  platform: string | undefined;
+  callId: number;
+};
+
+let calls = 0;
+
+export function callDetails(rules: OperationRules | undefined): CallDetails {
+  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId: ++calls };
+}
+
+/** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
+export function callName(outgoing: Outgoing, rules: OperationRules | undefined): string {
+  return rules?.operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
+}
+
 /** The operation a request addresses, by its path relative to the base URL. */
 export function rulesFor(config: ExchangeConfig, url: string): OperationRules | undefined {
   return operationForPath(url.startsWith(config.baseUrl) ? url.slice(config.baseUrl.length) : new URL(url).pathname);
@@ -143,18 +161,23 @@ export function rulesFor(config: ExchangeConfig, url: string): OperationRules | 
  * retried: the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with
  * the other clients of the SDK, with its redirect policy, body limit and hooks.
  */
-export async function exchange(config: ExchangeConfig, outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions = {}): Promise<Exchange> {
+export async function exchange(
+  config: ExchangeConfig,
+  outgoing: Outgoing,
+  rules: OperationRules | undefined,
+  options: ExchangeOptions,
+  details: CallDetails,
+): Promise<Exchange> {
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
   const extra = options.headers ?? config.defaults.headers;
   const headers = extra ? withoutCredential({ ...extra, ...given }) : given;
-  const name = rules?.operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
   const answer = await send(config.send, { ...outgoing, headers }, {
-    name,
+    name: callName(outgoing, rules),
     timeoutMs: options.timeoutMs ?? config.defaults.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
     maxRetries: options.maxRetries ?? config.defaults.maxRetries,
     signal: options.signal,
     authHeaders: config.auth,
-    logDetails: { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined },
+    logDetails: details,
   });
   return { rules, ...answer };
 }
