@@ -4,7 +4,7 @@ import { ScraperInputError, ScraperResponseError } from "./errors.js";
 import { apiError, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange, scraperSendConfig } from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
-import { checkNumber, resolveOptions, type ScraperClientOptions } from "./options.js";
+import { checkNumber, type ResponseValidator, resolveOptions, type ScraperClientOptions } from "./options.js";
 import { TokenBucket } from "./rate-limiter.js";
 import { focusedOperations, isOperationId, type OperationId, operation, platformsWith } from "./rules.js";
 import type {
@@ -25,11 +25,6 @@ import type {
 } from "./types.js";
 import { unseen, type WalkOptions, walk } from "./walk.js";
 
-type ResponseValidator = (operationId: string, status: number, body: unknown) => {
-  valid: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string; keyword: string }>;
-};
-
 /**
  * The scraper client. Convenience methods return `{ data, meta }` and throw typed errors; `api` is the typed
  * openapi-fetch client for everything else. Both share the key, the pacing, the timeouts and the retry rules.
@@ -42,8 +37,7 @@ export class ScraperClient {
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #config: ExchangeConfig;
-  readonly #validateResponses: boolean;
-  #validator: Promise<ResponseValidator> | undefined;
+  readonly #validateResponses: ResponseValidator | undefined;
 
   constructor(options: ScraperClientOptions = {}) {
     const resolved = resolveOptions(options);
@@ -57,7 +51,7 @@ export class ScraperClient {
         const result = await exchange(this.#config, await outgoingFrom(request), { signal: request.signal });
         // The same checks as the convenience methods: a documented success must be the envelope.
         if (result.response.ok && result.rules) await this.#accepted(result);
-        else await this.#checked(result);
+        else this.#checked(result);
         // openapi-fetch reads the body itself; hand it a fresh response over the bytes already read.
         return responseFrom(result);
       },
@@ -145,7 +139,7 @@ export class ScraperClient {
     };
     const result = await exchange(this.#config, outgoing, options);
     if (!result.response.ok) {
-      await this.#checked(result);
+      this.#checked(result);
       throw apiError(result);
     }
     const envelope = await this.#accepted(result);
@@ -158,8 +152,7 @@ export class ScraperClient {
    */
   async #accepted(result: Exchange): Promise<SuccessEnvelope> {
     const parsed = parseJson(result);
-    // Awaited only when it has work: an await costs the hot path a turn of the microtask queue.
-    if (this.#validateResponses) await this.#checked(result, parsed);
+    this.#checked(result, parsed);
     const problem = envelopeProblem(parsed);
     if (problem === undefined) return parsed as SuccessEnvelope;
     const operationId = result.rules?.operationId ?? "request";
@@ -169,15 +162,14 @@ export class ScraperClient {
   }
 
   /** With `validateResponses`, a body that drifts from the description throws, naming the path. */
-  async #checked(result: Exchange, parsed?: unknown): Promise<Exchange> {
-    if (!this.#validateResponses || !result.rules) return result;
+  #checked(result: Exchange, parsed?: unknown): void {
+    const validate = this.#validateResponses;
+    if (!validate || !result.rules) return;
     const contentType = result.response.headers.get("content-type") ?? "";
-    if (!contentType.includes("json")) return result;
-    this.#validator ??= import("@content-scraper/validators/scraper").then((module) => module.validateResponse as ResponseValidator);
-    const validate = await this.#validator;
+    if (!contentType.includes("json")) return;
     const { operationId } = result.rules;
     const outcome = validate(operationId, result.response.status, parsed ?? parseJson(result));
-    if (outcome.valid) return result;
+    if (outcome.valid) return;
     const problems = outcome.errors ?? [];
     const first = problems[0];
     throw new ScraperResponseError(
