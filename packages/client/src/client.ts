@@ -41,11 +41,6 @@ import type {
 } from "./types.js";
 import { postKey, unseenPosts, type Walk, walkItems, walkPages } from "./walk.js";
 
-type ResponseValidator = (operationId: string, status: number, body: unknown) => {
-  valid: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string; keyword: string }>;
-};
-
 /** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one budget, one ledger. */
 interface Family {
   options: ResolvedOptions;
@@ -54,7 +49,6 @@ interface Family {
   budget: CreditBudget | undefined;
   hooks: ScraperHooks | undefined;
   send: ExchangeConfig["send"];
-  validator?: Promise<ResponseValidator>;
 }
 
 function createFamily(options: ScraperClientOptions): Family {
@@ -266,7 +260,7 @@ export class ScraperClient {
       ledger.creditsCharged += verdict.charged;
       if (reservation) await this.#settle(reservation, verdict.charged);
       reservation = undefined;
-      await this.#checked(verdict);
+      this.#checked(verdict);
       if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;
       return verdict;
     } catch (error) {
@@ -287,12 +281,11 @@ export class ScraperClient {
   }
 
   /** With `validateResponses`, a body that drifts from the description throws, naming the path. */
-  async #checked({ result, envelope }: Verdict): Promise<void> {
-    if (!this.#family.options.validateResponses || !result.rules) return;
+  #checked({ result, envelope }: Verdict): void {
+    const validate = this.#family.options.validateResponses;
+    if (!validate || !result.rules) return;
     const contentType = result.response.headers.get("content-type") ?? "";
     if (!contentType.includes("json")) return;
-    this.#family.validator ??= import("@content-scraper/validators/scraper").then((module) => module.validateResponse as ResponseValidator);
-    const validate = await this.#family.validator;
     const { operationId } = result.rules;
     const outcome = validate(operationId, result.response.status, envelope ?? safeParse(result.text));
     if (outcome.valid) return;

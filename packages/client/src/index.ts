@@ -18,7 +18,7 @@ export type { AttemptEvent, ErrorEvent, RequestEvent, ResponseEvent, RetryEvent,
 export type { ScraperBudgetState, ScraperUsage } from "./ledger.js";
 export type { Logger } from "./logger.js";
 export type { RateLimitState, ScraperMeta } from "./meta.js";
-export type { ScraperClientOptions } from "./options.js";
+export type { ResponseValidator, ScraperClientOptions } from "./options.js";
 /** The scraper's error codes (`ErrorCode`) and operationIds (`OperationId`), from the description. */
 export type { ErrorCode, OperationId } from "./rules.js";
 export type * from "./types.js";

@@ -12,7 +12,17 @@ import { ScraperInputError } from "./errors.js";
 import { combineHooks, type ScraperHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
-import { apiKey, rateLimit, retryBackoff } from "./rules.js";
+import { apiKey, type OperationId, rateLimit, retryBackoff } from "./rules.js";
+
+/**
+ * Checks one response body against the description: `validateResponses` from `@content-scraper/client/validate`, or
+ * a function of your own with the same shape.
+ */
+export type ResponseValidator = (
+  operationId: OperationId,
+  status: number,
+  body: unknown,
+) => { valid: boolean; errors?: ReadonlyArray<{ path: string; message: string; keyword: string }> | undefined };
 
 /** The options of `createScraperClient`. Each is checked at construction; an unusable one throws `ScraperInputError` naming it. */
 export interface ScraperClientOptions {
@@ -56,8 +66,12 @@ export interface ScraperClientOptions {
   budget?: { maxCredits: number; store?: CreditBudgetStore | undefined; key?: string | undefined } | undefined;
   /** Hooks that see every attempt of every call, and every error (one object, or several called in order). */
   hooks?: ScraperHooks | readonly ScraperHooks[] | undefined;
-  /** Check every response body against the description (loads `@content-scraper/validators` on first use). */
-  validateResponses?: boolean | undefined;
+  /**
+   * Checks every response body against the description: pass `validateResponses` from
+   * `@content-scraper/client/validate` (which brings `@content-scraper/validators`). Off by default, so that a client
+   * without it loads and bundles no validator.
+   */
+  validateResponses?: ResponseValidator | false | undefined;
   fetch?: typeof fetch | undefined;
   /** Allow construction in a browser. The key would be exposed to every visitor: don't. */
   dangerouslyAllowBrowser?: boolean | undefined;
@@ -74,7 +88,7 @@ export interface ResolvedOptions {
   rateLimit: { requestsPerMinute: number; burstSeconds: number; store: RateLimitStore | undefined; key: string | undefined } | false;
   budget: { maxCredits: number; store: CreditBudgetStore | undefined; key: string | undefined } | undefined;
   hooks: ScraperHooks | undefined;
-  validateResponses: boolean;
+  validateResponses: ResponseValidator | undefined;
   fetch: typeof fetch;
   logger: Logger;
 }
@@ -90,6 +104,16 @@ function checkKey(key: string | undefined): string {
 /** A non-negative (or positive) finite number, or the default. */
 export function checkNumber(option: string, value: number | undefined, fallback: number, flags: { positive?: boolean; integer?: boolean } = {}): number {
   return checkNumberWith(option, value, fallback, flags, inputError);
+}
+
+/** The validator is injected, never loaded by the client itself: `true` names where to import it from. */
+function checkValidator(validator: unknown): ResponseValidator | undefined {
+  if (validator === undefined || validator === false) return undefined;
+  if (typeof validator === "function") return validator as ResponseValidator;
+  throw new ScraperInputError(
+    "validateResponses",
+    'validateResponses takes the validator function, not a flag: import { validateResponses } from "@content-scraper/client/validate" and pass createScraperClient({ validateResponses }).',
+  );
 }
 
 export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOptions {
@@ -127,7 +151,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
           },
     budget: resolveBudget(options.budget),
     hooks: resolveHooks(options.hooks),
-    validateResponses: Boolean(options.validateResponses),
+    validateResponses: checkValidator(options.validateResponses),
     fetch: fetchImpl,
     logger: options.logger ?? silentLogger,
   };

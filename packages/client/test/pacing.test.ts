@@ -61,9 +61,10 @@ describe("pacing across a client's calls", () => {
     expect(a.usage.pacingWaitMs + b.usage.pacingWaitMs).toBe(0);
     await Promise.all([a.profile("shortvideo", "c"), b.profile("shortvideo", "c"), a.profile("shortvideo", "c")]);
     const [t61, t62, t63] = server.requests.slice(60).map((request) => request.at) as [number, number, number];
-    expect(t62 - t61).toBeGreaterThanOrEqual(950);
-    expect(t63 - t62).toBeGreaterThanOrEqual(950);
-    expect(a.usage.pacingWaitMs + b.usage.pacingWaitMs).toBeGreaterThanOrEqual(1900);
+    // One token a second; the bound leaves room for delivery jitter on a busy machine (unpaced, they would be ~0 ms apart).
+    expect(t62 - t61).toBeGreaterThanOrEqual(800);
+    expect(t63 - t62).toBeGreaterThanOrEqual(800);
+    expect(a.usage.pacingWaitMs + b.usage.pacingWaitMs).toBeGreaterThanOrEqual(1600);
   }, 15_000);
 
   it("a 429's Retry-After pauses every call sharing the bucket", async () => {
