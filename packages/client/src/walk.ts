@@ -14,8 +14,8 @@ export type WalkStop = "end" | "maxPages" | "maxCredits" | "aborted" | ScraperEr
 /** Where a walk stands: save it, and pass `cursor` back to resume where it was. */
 export interface WalkState {
   /**
-   * The cursor to resume from: the page not yet fetched (a page walk) or not yet fully consumed (an item walk);
-   * `undefined` for the listing's first page, and once the walk has ended.
+   * The cursor to resume from once everything yielded so far is stored: the page not yet fetched (a page walk) or
+   * the page of the next item (an item walk); `undefined` for the listing's first page, and once the walk has ended.
    */
   cursor: string | undefined;
   /** Pages fetched by this walk. */
@@ -173,9 +173,9 @@ export function walkPages<Data, Item>(rules: OperationRules, fetchPage: FetchPag
 }
 
 /**
- * A walk over a listing's items, once each by `key` where one is given. `state.cursor` moves past a page only when
- * the consumer asks for the item after its last one, so a walk resumed from a saved state re-fetches at most the page
- * it was on and loses no item.
+ * A walk over a listing's items, once each by `key` where one is given. `state` always says where to resume once
+ * every item yielded so far is stored: the cursor moves past a page as its last item is yielded. Save the state after
+ * storing each item (or each batch), and a walk resumed from it re-fetches at most the page it was on and loses nothing.
  */
 export function walkItems<Data, Item>(
   rules: OperationRules,
@@ -189,16 +189,13 @@ export function walkItems<Data, Item>(
   const seen = new Set<string>();
   return asWalk(state, async function* () {
     for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
-      for (const item of page.items) {
-        if (key) {
-          const itemKey = key(item);
-          if (seen.has(itemKey)) continue;
-          seen.add(itemKey);
-        }
+      const fresh = key ? page.items.filter((item) => !seen.has(key(item)) && seen.add(key(item))) : page.items;
+      if (fresh.length === 0) state.cursor = page.nextCursor;
+      for (const [index, item] of fresh.entries()) {
+        if (index === fresh.length - 1) state.cursor = page.nextCursor;
         state.items++;
         yield item;
       }
-      state.cursor = page.nextCursor;
     }
   });
 }

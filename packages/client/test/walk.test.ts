@@ -113,8 +113,9 @@ describe("walk state and resuming", () => {
     const walk = scraper().walkPosts("shortvideo", "creator");
     const seen: WalkState[] = [];
     for await (const _post of walk) seen.push({ ...walk.state });
-    // While a page's posts are being consumed, the cursor stays on that page: a resume re-fetches it, loses nothing.
-    expect(seen.map((state) => state.cursor)).toEqual([undefined, undefined, "c1", "c1", "c2"]);
+    // The state says where to resume once every post yielded so far is stored: on the page of the next post, so a
+    // resume re-fetches at most the page it was on and loses nothing.
+    expect(seen.map((state) => state.cursor)).toEqual([undefined, "c1", "c1", "c2", undefined]);
     expect(seen.map((state) => state.stoppedBecause)).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect(walk.state).toEqual({ cursor: undefined, pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
   });
