@@ -74,7 +74,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkLimit(limit);
     try {
       const wait = Number(await this.#run("take", take, key, limit));
-      this.#local?.forget(key);
+      this.#local?.reset();
       return wait;
     } catch (error) {
       if (!this.#local || !(error instanceof RedisStoreUnavailableError)) throw error;
