@@ -3,7 +3,7 @@
 import { createScraperClient, ScraperBudgetError } from "@content-scraper/client";
 import { type Handler, startScriptedServer } from "@content-scraper/test-server";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { createRedisStores, type RedisStores } from "../src/index.js";
+import { createRedisStores, type RedisStores, RedisStoreUnavailableError } from "../src/index.js";
 import { startRedis } from "./redis-server.mjs";
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
@@ -74,4 +74,16 @@ it("clients on one budget key stop together at maxCredits, refused before sendin
   await Promise.all([a.profile("shortvideo", "c"), b.profile("shortvideo", "c"), a.profile("shortvideo", "c")]);
   await expect(b.profile("shortvideo", "c")).rejects.toBeInstanceOf(ScraperBudgetError);
   expect(server.requests).toHaveLength(3);
+});
+
+it("sends nothing while Redis is unreachable: the call fails with the store's typed error", async () => {
+  server.script(ok());
+  const own = await startRedis();
+  const s = createRedisStores({ redis: own.url, commandTimeoutMs: 500 });
+  opened.push(s);
+  const scraper = createScraperClient({ apiKey: "scrape_live_fleet", baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: 60, store: s.rateLimit }, budget: { maxCredits: 10, store: s.budget } });
+  await own.kill();
+  const error = await scraper.profile("shortvideo", "c").catch((failure: unknown) => failure);
+  expect(error instanceof RedisStoreUnavailableError || (error as Error).cause instanceof RedisStoreUnavailableError).toBe(true);
+  expect(server.requests).toHaveLength(0);
 });
