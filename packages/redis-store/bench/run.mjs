@@ -17,7 +17,10 @@ const limit = { requestsPerMinute: 120 * scale, burstSeconds: 60 / scale };
 const processes = 8;
 const callsEach = 150;
 const results = [];
-const report = (name, value, target, pass) => results.push({ name, value, target, pass });
+const report = (name, value, target, pass) => {
+  results.push({ name, value, target, pass });
+  console.log(`${name}: ${value} (target ${target})`); // as it comes: a long run that fails later keeps it
+};
 
 async function startServer(rpm, burstSeconds) {
   const script = new URL("../../client/bench/server.mjs", import.meta.url).pathname;
@@ -61,7 +64,8 @@ async function pacing(redis, shared) {
   const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, scale }));
   const { elapsed, reports } = await fleet(jobs);
   const rejected = await server.stop();
-  const calls = processes * callsEach;
+  const failed = reports.reduce((sum, r) => sum + r.failed, 0);
+  const calls = processes * callsEach - failed;
   // The server's bucket starts full and refills at the rate: call N is admitted at (N - capacity) / rate at the earliest.
   const capacity = (limit.requestsPerMinute * limit.burstSeconds) / 60;
   const perMs = limit.requestsPerMinute / 60_000;
@@ -72,7 +76,8 @@ async function pacing(redis, shared) {
   const name = shared ? "fleet pacing, one Redis bucket" : "baseline, 8 independent buckets";
   const scaled = scale === 1 ? "" : ` (time ×${scale})`;
   report(`${name}: time vs ideal${scaled}`, `${(elapsed / 1000).toFixed(1)} s vs ${(ideal / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×`, shared ? "≤ 1.10×" : "baseline", !shared || ratio <= 1.1);
-  report(`${name}: 429s`, `${rejected} (the clients retried ${reports.reduce((sum, r) => sum + r.retries, 0)} times)`, shared ? "0" : "baseline", !shared || rejected === 0);
+  const retried = `the clients retried ${reports.reduce((sum, r) => sum + r.retries, 0)} times, ${failed} calls failed`;
+  report(`${name}: 429s`, `${rejected} (${retried})`, shared ? "0" : "baseline", !shared || (rejected === 0 && failed === 0));
   report(`${name}: allowance used`, `${(used * 100).toFixed(1)}%`, shared ? "≥ 95%" : "baseline", !shared || used >= 0.95);
 }
 
