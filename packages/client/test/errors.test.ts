@@ -10,6 +10,7 @@ import {
   ScraperTimeoutError,
 } from "../src/index.js";
 import { validateResponses } from "../src/validate.js";
+import { hostile } from "@content-scraper/test-server";
 import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
 
 const apiKey = "scrape_live_0123456789abcdef";
