@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Cell, checkAll, generateAll, readTableRows, ROOT, SURFACES, tableRows } from "../src/matrix.js";
+import { type Cell, checkAll, generateAll, generatedDir, readTableRows, ROOT, SURFACES, tableRows } from "../src/matrix.js";
 
 const README = join(ROOT, "../../spec/README.md");
 
@@ -39,6 +39,14 @@ describe("the generator matrix", () => {
   it("generates the same clients byte for byte on a second run", async () => {
     await generateAll(SECOND);
     expect(snapshot(SECOND)).toEqual(snapshot(join(ROOT, "generated")));
+  });
+
+  it("numbers no hey-api type to settle a name clash (the ExecutePayoutResponse2 and Cursor2 of before)", () => {
+    const numbered = SURFACES.flatMap((surface) => {
+      const types = readFileSync(join(generatedDir("hey-api", surface), "types.gen.ts"), "utf8");
+      return [...types.matchAll(/^export (?:type|interface|const|enum) ([A-Za-z_$][\w$]*\d)\b/gm)].map((match) => `${surface}: ${match[1]}`);
+    });
+    expect(numbered).toEqual([]);
   });
 
   it("is the table spec/README.md shows", () => {
