@@ -14,7 +14,6 @@ import {
   scraperSendConfig,
 } from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
-import type { ScraperHooks } from "./hooks.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
 import { checkNumber, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
@@ -47,7 +46,6 @@ interface Family {
   auth: Readonly<Record<string, string>>;
   ledger: Ledger;
   budget: CreditBudget | undefined;
-  hooks: ScraperHooks | undefined;
   send: ExchangeConfig["send"];
 }
 
@@ -67,7 +65,6 @@ function createFamily(options: ScraperClientOptions): Family {
     budget: budget
       ? new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(keyFor("scraper-budget", budget.key, budget.store !== undefined)), budget.maxCredits)
       : undefined,
-    hooks: resolved.hooks,
     send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks),
   };
 }
@@ -248,7 +245,7 @@ export class ScraperClient {
    * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, identifier?: string): Promise<Verdict> {
-    const { ledger, budget, hooks, options: resolved } = this.#family;
+    const { ledger, budget, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
     const details = callDetails(rules);
     ledger.requests++;
@@ -275,7 +272,7 @@ export class ScraperClient {
     } catch (error) {
       // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
       if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
-      if (error instanceof ScraperError) hooks?.onError?.({ name: callName(outgoing, rules), details, error });
+      if (error instanceof ScraperError) resolved.hooks?.onError?.({ name: callName(outgoing, rules), details, error });
       throw error;
     }
   }
