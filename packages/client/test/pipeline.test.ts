@@ -84,8 +84,9 @@ describe("hooks see every request, whichever door", () => {
     for (const event of seen) expect(inspect(event, { depth: 5 })).not.toContain(apiKey);
   });
 
-  it("refuses a hook that is not a function, naming it", () => {
+  it("refuses a hook or a sleep that is not a function, naming it", () => {
     expect(() => client({ hooks: { onRequest: "log" as never } })).toThrow(expect.objectContaining({ field: "hooks.onRequest" }));
+    expect(() => client({ sleep: 5 as never })).toThrow(expect.objectContaining({ field: "sleep" }));
   });
 });
 
