@@ -166,6 +166,19 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
       expect(await links.count()).toBeGreaterThan(guides.length + references.length);
       await expect(links.first().isVisible()).resolves.toBe(true);
       await expect(page.locator("#search-input").isVisible()).resolves.toBe(true);
+      // The open menu lies between the header and the screen's bottom: the menu button (to close it) and the search stay
+      // on top, where a finger finds them.
+      const layout = await page.evaluate(() => {
+        const reachable = (selector: string) => {
+          const element = document.querySelector(selector) as Element;
+          const box = element.getBoundingClientRect();
+          return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+        };
+        const nav = (document.getElementById("site-nav") as Element).getBoundingClientRect();
+        const header = (document.querySelector(".site-header") as Element).getBoundingClientRect();
+        return { menu: reachable(".menu-button"), search: reachable("#search-input"), navTop: nav.top - header.bottom, navBottom: nav.bottom - innerHeight };
+      });
+      expect(layout).toEqual({ menu: true, search: true, navTop: 0, navBottom: 0 });
       await screenshot(page, `${name}-${scheme}-menu-open-${path}`);
       await page.keyboard.press("Escape");
       expect(await menu.getAttribute("aria-expanded")).toBe("false");
