@@ -267,6 +267,31 @@ describe("links", () => {
     // A sidebar link opened on its own, as a new tab would.
     const fresh = await open(context(), `${path}${routes.at(-1)}`);
     expect(await rendered(fresh.page, (routes.at(-1) as string).slice(1), [])).toBe(true);
+    // A section opened by its link (an operation, and a section of the API's introduction) scrolls to its heading, which
+    // shows below the site's sticky header, not under it.
+    const introduction = all.find((href) => href.startsWith("#/section/"));
+    const under: string[] = [];
+    for (const hash of [routes.at(-1) as string, ...(introduction ? [introduction] : [])]) {
+      await route(fresh.page, hash.slice(1));
+      const clear = await fresh.page
+        .waitForFunction(
+          (id) => {
+            const heading = document.querySelector(`[data-section-id="${id}"] :is(h1, h2, h3)`);
+            const header = document.querySelector(".site-header");
+            if (!heading || !header) return false;
+            const top = heading.getBoundingClientRect().top;
+            return top >= header.getBoundingClientRect().bottom && top < innerHeight / 2;
+          },
+          hash.slice(1),
+          { timeout: 10_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!clear) under.push(hash);
+    }
+    expect(under, "sections whose heading stays under the header").toEqual([]);
     await fresh.page.close();
     const hrefs = await page.$$eval("#redoc a[href]", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
     const targets = [...new Set(hrefs.filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith("#")))].map((href) => new URL(href, page.url()));
