@@ -1,0 +1,30 @@
+import { createScraperClient, type ScraperClient } from "@content-scraper/client";
+import type { CreditBudgetStore, RateLimitStore } from "@content-scraper/runtime";
+import { UsageError } from "./usage-error.js";
+
+/** The connection options every command shares. */
+export interface ConnectionOptions {
+  baseUrl?: string | undefined;
+  /** Client-side pacing, requests per minute; `undefined` keeps the description's default. */
+  requestsPerMinute?: number | undefined;
+}
+
+export interface ClientStores {
+  rateLimit?: RateLimitStore | undefined;
+  budget?: CreditBudgetStore | undefined;
+  budgetKey?: string | undefined;
+}
+
+/** The scraper client, keyed from `SCRAPER_API_KEY` (never an argument: argv is visible to every user of the machine). */
+export function scraperClient(options: ConnectionOptions, maxCredits?: number, stores: ClientStores = {}): ScraperClient {
+  const apiKey = process.env.SCRAPER_API_KEY;
+  if (!apiKey) throw new UsageError("SCRAPER_API_KEY is not set: export your scraper key (scrape_live_…) in the environment.");
+  const baseUrl = options.baseUrl ?? process.env.SCRAPER_BASE_URL;
+  if (!baseUrl) throw new UsageError("--base-url is required (or SCRAPER_BASE_URL): the scraper base address, ending in /api/v1.");
+  return createScraperClient({
+    apiKey,
+    baseUrl,
+    rateLimit: { ...(options.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.requestsPerMinute }), store: stores.rateLimit },
+    ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
+  });
+}

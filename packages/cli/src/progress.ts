@@ -1,0 +1,113 @@
+import type { ScraperMeta } from "@content-scraper/client";
+import { MultiBar, Presets, type SingleBar } from "cli-progress";
+import type { Checkpoint } from "./export/checkpoint.js";
+import type { Manifest } from "./export/manifest.js";
+
+/** What an export tells the person (or program) watching it. */
+export interface Reporter {
+  start(total: number, alreadyDone: number): void;
+  /** After every saved checkpoint. */
+  progress(checkpoint: Checkpoint, meta: ScraperMeta | undefined, totals: Totals): void;
+  creatorEnded(checkpoint: Checkpoint, totals: Totals): void;
+  note(message: string): void;
+  finish(manifest: Manifest, manifestPath: string): void;
+}
+
+/** Running figures of this run, for the display. */
+export interface Totals {
+  done: number;
+  posts: number;
+  creditsCharged: number;
+  /** The balance the service last reported (`credits_remaining`). */
+  balance?: number | undefined;
+  /** What `--max-credits` still allows. */
+  budgetLeft?: number | undefined;
+  /** Time spent waiting on the client's pacing, in ms, and the service's last rate-limit reading. */
+  pacingWaitMs: number;
+  rateLimit?: { remaining?: number | undefined; limit?: number | undefined } | undefined;
+}
+
+export type ReporterKind = "bar" | "lines" | "json";
+
+export function createReporter(kind: ReporterKind, stream: NodeJS.WriteStream = process.stderr): Reporter {
+  if (kind === "json") return jsonReporter();
+  if (kind === "bar") return barReporter(stream);
+  return lineReporter(stream);
+}
+
+const summary = (checkpoint: Checkpoint) =>
+  `${checkpoint.creator}: ${checkpoint.status} (${checkpoint.stoppedBecause ?? "?"}), ${checkpoint.pages} pages, ${checkpoint.posts} posts, ${checkpoint.creditsCharged} credits`;
+
+function finishLine(manifest: Manifest, path: string): string {
+  const { creators } = manifest;
+  return (
+    `export ${manifest.stoppedBecause}: ${creators.done}/${creators.total} creators done, ${creators.failed} failed, ` +
+    `${creators.stopped + creators.pending} to go; ${manifest.pages} pages, ${manifest.posts} posts, ${manifest.creditsCharged} credits charged. Manifest: ${path}`
+  );
+}
+
+/** Plain lines, one per creator finished and a summary: for logs and pipes. */
+function lineReporter(stream: NodeJS.WriteStream): Reporter {
+  const write = (line: string) => stream.write(`${new Date().toISOString()} ${line}\n`);
+  return {
+    start: (total, alreadyDone) => write(`export: ${total} creators, ${alreadyDone} already done`),
+    progress: () => {},
+    creatorEnded: (checkpoint, totals) => write(`${summary(checkpoint)} [${totals.done} done, ${totals.creditsCharged} credits this run]`),
+    note: (message) => write(message),
+    finish: (manifest, path) => write(finishLine(manifest, path)),
+  };
+}
+
+/** One JSON object per line on stdout, each with an `event`: for programs. */
+function jsonReporter(): Reporter {
+  const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+  return {
+    start: (total, alreadyDone) => emit({ event: "start", creators: total, alreadyDone }),
+    progress: (checkpoint, _meta, totals) => emit({ event: "page", creator: checkpoint.creator, pages: checkpoint.pages, posts: checkpoint.posts, totals }),
+    creatorEnded: (checkpoint) => emit({ event: "creator", ...checkpoint }),
+    note: (message) => emit({ event: "note", message }),
+    finish: (manifest, path) => {
+      const { entries: _entries, ...totals } = manifest;
+      emit({ event: "finish", manifest: path, ...totals });
+    },
+  };
+}
+
+/** A progress bar (cli-progress) on a terminal: creators, posts, credits, pacing, ETA; notes print above it. */
+function barReporter(stream: NodeJS.WriteStream): Reporter {
+  const bars = new MultiBar(
+    {
+      stream,
+      format: "{bar} {value}/{total} creators | {posts} posts | {credits} credits, {remaining} left | {pacing} | ETA {eta_formatted}",
+      hideCursor: true,
+      etaBuffer: 50,
+      fps: 5,
+    },
+    Presets.shades_classic,
+  );
+  let bar: SingleBar | undefined;
+  const payload = (totals: Totals) => ({
+    posts: totals.posts,
+    credits: totals.creditsCharged,
+    remaining:
+      [totals.budgetLeft === undefined ? undefined : `${totals.budgetLeft} budget`, totals.balance === undefined ? undefined : `${totals.balance} balance`]
+        .filter(Boolean)
+        .join(", ") || "?",
+    pacing: `rate ${totals.rateLimit?.remaining ?? "?"}/${totals.rateLimit?.limit ?? "?"}, paced ${(totals.pacingWaitMs / 1000).toFixed(1)} s`,
+  });
+  return {
+    start: (total, alreadyDone) => {
+      bar = bars.create(total, alreadyDone, payload({ done: alreadyDone, posts: 0, creditsCharged: 0, pacingWaitMs: 0 }));
+    },
+    progress: (_checkpoint, _meta, totals) => bar?.update(totals.done, payload(totals)),
+    creatorEnded: (checkpoint, totals) => {
+      if (checkpoint.status !== "done") bars.log(`${summary(checkpoint)}\n`);
+      bar?.update(totals.done, payload(totals));
+    },
+    note: (message) => bars.log(`${message}\n`),
+    finish: (manifest, path) => {
+      bars.stop();
+      stream.write(`${finishLine(manifest, path)}\n`);
+    },
+  };
+}
