@@ -1,4 +1,5 @@
-import { type Platform, postKey, ScraperAbortError, ScraperApiError, ScraperBudgetError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
+import { type Platform, postKey, ScraperApiError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
+import { ScraperAbortError, ScraperBudgetError } from "../pending-client.js"; // TEMPORARY
 import { type Checkpoint, type CheckpointStore, freshCheckpoint, isSettled } from "./checkpoint.js";
 import { type CreatorOutput, creatorFile, type ExportLine, openCreatorOutput } from "./output.js";
 

@@ -1,5 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Checkpoint } from "./checkpoint.js";
 
 export interface ManifestEntry {
@@ -59,6 +59,7 @@ export function manifestPath(out: string, platform: string): string {
 
 export async function writeManifest(out: string, manifest: Manifest): Promise<string> {
   const path = manifestPath(out, manifest.platform);
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`);
   return path;
 }

@@ -97,5 +97,7 @@ export async function runWorker(args: WorkerArguments): Promise<number> {
   clearInterval(watch);
   await stores.close();
   await redis.quit();
+  // A worker forked by a coordinator holds an IPC channel, which would keep it alive.
+  if (process.connected) process.disconnect();
   return exitCodes.ok;
 }

@@ -1,0 +1,93 @@
+import { execFileSync } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { RunningMock } from "@content-scraper/mock";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+// The redis-store package's own harness: a real redis-server on a free loopback port, without persistence.
+import { type RedisServer, startRedis } from "../../redis-store/test/redis-server.js";
+import { creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
+
+let mock: RunningMock;
+let redis: RedisServer;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  mock = await startSandbox("fleet");
+  redis = await startRedis();
+  dir = await tempDir();
+});
+afterAll(async () => {
+  await mock.close();
+  await redis.stop();
+  await dir.remove();
+});
+
+/** The worker processes a coordinator forked. */
+function workersOf(pid: number): number[] {
+  const output = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  return output.split("\n").map((line) => Number(line.trim())).filter((value) => value > 0);
+}
+
+describe("content-scraper export --redis (a BullMQ fleet)", () => {
+  test("three workers export every creator once, with the credits of the sandbox's ledger", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 30, "fleet");
+    const out = `${dir.path}/fleet`;
+    const result = await runCli(exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "3", "--concurrency", "2"]));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/fleet export [0-9a-f]{16}: 30 of 30 creators queued/);
+    const manifest = await readManifest(out);
+    const sandbox = await ledger(mock);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect(manifest.creditsCharged).toBe(sandbox.credits);
+    expect(manifest.pages).toBe(sandbox.postsPages);
+    const exported = await readExport(out);
+    expect(exported.duplicates).toEqual([]);
+    expect(exported.profiles).toBe(creators.length);
+
+    // The fleet's checkpoints live in Redis: running it again sends nothing.
+    const again = await runCli(exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "2"]));
+    expect(again.code).toBe(0);
+    expect((await ledger(mock)).requests).toBe(sandbox.requests);
+  });
+
+  test("a worker killed mid-export: its creators are picked up by the others, and nothing is written twice", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 40, "survivor");
+    const out = `${dir.path}/survivor`;
+    // Pages that take 150 ms keep the export running long enough to kill a worker in the middle of it.
+    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.15, count: 1000 });
+    const coordinator = spawnCli(exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "3", "--concurrency", "2"]));
+    while ((await ledger(mock)).postsPages < 15) await sleep(20);
+    const [victim] = workersOf(coordinator.pid as number);
+    process.kill(victim as number, "SIGKILL");
+    const result = await coordinator.result;
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = await readManifest(out);
+    const sandbox = await ledger(mock);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect((await readExport(out)).duplicates).toEqual([]);
+    expect(manifest.resumedMidPage, "the killed worker's creators were resumed by another").toBeGreaterThan(0);
+    expect(manifest.creditsCharged).toBeLessThanOrEqual(sandbox.credits);
+    expect(sandbox.credits - manifest.creditsCharged).toBeLessThanOrEqual(manifest.resumedMidPage);
+    expect(sandbox.postsPages - manifest.pages).toBeLessThanOrEqual(manifest.resumedMidPage);
+  });
+
+  test("the whole fleet killed (SIGKILL) resumes as a whole from Redis", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 30, "phoenix");
+    const out = `${dir.path}/phoenix`;
+    const args = exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "2", "--concurrency", "3"]);
+    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.1, count: 1000 });
+    const first = spawnCli(args);
+    while ((await ledger(mock)).postsPages < 20) await sleep(20);
+    process.kill(-(first.pid as number), "SIGKILL");
+    await first.result;
+    const resumed = await runCli(args);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const manifest = await readManifest(out);
+    const sandbox = await ledger(mock);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect((await readExport(out)).duplicates).toEqual([]);
+    expect(sandbox.credits - manifest.creditsCharged).toBeLessThanOrEqual(manifest.resumedMidPage);
+    expect(sandbox.credits).toBeGreaterThanOrEqual(manifest.creditsCharged);
+  });
+});
