@@ -1,8 +1,10 @@
 import { createScraperClient, ScraperResponseError } from "@content-scraper/client";
+import { validateResponses } from "@content-scraper/client/validate";
 import { validateResponse } from "@content-scraper/validators/scraper";
 
-// Check every body against the description as it arrives...
-const scraper = createScraperClient({ validateResponses: true });
+// Check every body against the description as it arrives (the validator is its own entry, so a client without it
+// bundles none of it)...
+const scraper = createScraperClient({ validateResponses });
 try {
   const { data } = await scraper.profile("microblog", "creator");
   console.log(data.username, data.follower_count);

@@ -1,68 +1,141 @@
-import { outgoingFrom, responseFrom } from "@content-scraper/runtime";
+import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
-import { ScraperInputError, ScraperResponseError } from "./errors.js";
-import { apiError, type Exchange, type ExchangeConfig, type ExchangeOptions, exchange, scraperSendConfig } from "./exchange.js";
+import { type ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
+import {
+  apiError,
+  type CallDefaults,
+  callDetails,
+  callName,
+  type Exchange,
+  type ExchangeConfig,
+  type ExchangeOptions,
+  exchange,
+  rulesFor,
+  scraperSendConfig,
+} from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
+import type { ScraperHooks } from "./hooks.js";
+import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
-import { checkNumber, resolveOptions, type ScraperClientOptions } from "./options.js";
-import { TokenBucket } from "./rate-limiter.js";
-import { focusedOperations, isOperationId, type OperationId, operation, platformsWith } from "./rules.js";
+import { checkNumber, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
+import { apiKey, focusedOperations, isOperationId, type OperationId, type OperationRules, operation, platformsWith } from "./rules.js";
 import type {
   AudienceData,
   AudiencePlatform,
   AudienceRequest,
   FocusedClient,
   ListedPost,
+  NewPostsOptions,
   Platform,
   PostData,
   PostOptions,
   PostsData,
   PostsOptions,
+  PostsPage,
+  PostsWalkOptions,
   ProfileData,
   RequestOptions,
   ScraperResult,
   SuccessData,
+  WalkOptions,
 } from "./types.js";
-import { unseen, type WalkOptions, walk } from "./walk.js";
+import { postKey, unseenPosts, type Walk, walkItems, walkPages } from "./walk.js";
 
-type ResponseValidator = (operationId: string, status: number, body: unknown) => {
-  valid: boolean;
-  errors?: ReadonlyArray<{ path: string; message: string; keyword: string }>;
-};
+/** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one budget, one ledger. */
+interface Family {
+  options: ResolvedOptions;
+  auth: Readonly<Record<string, string>>;
+  ledger: Ledger;
+  budget: CreditBudget | undefined;
+  hooks: ScraperHooks | undefined;
+  send: ExchangeConfig["send"];
+}
+
+function createFamily(options: ScraperClientOptions): Family {
+  const resolved = resolveOptions(options);
+  const ledger = new Ledger();
+  const keyFor = (prefix: string, given: string | undefined, shared: boolean) =>
+    given ?? (shared ? credentialKey(prefix, resolved.apiKey) : prefix);
+  const { rateLimit, budget } = resolved;
+  const pacer = rateLimit
+    ? new Pacer(rateLimit.store ?? memoryRateLimitStore(), keyFor("scraper-rate", rateLimit.key, rateLimit.store !== undefined), rateLimit)
+    : null;
+  return {
+    options: resolved,
+    auth: { [apiKey.name]: resolved.apiKey },
+    ledger,
+    budget: budget
+      ? new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(keyFor("scraper-budget", budget.key, budget.store !== undefined)), budget.maxCredits)
+      : undefined,
+    hooks: resolved.hooks,
+    send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks),
+  };
+}
+
+/** A call's answer, judged: the success envelope, or the error the call fails with, and what the service charged. */
+interface Verdict {
+  result: Exchange;
+  envelope: SuccessEnvelope | undefined;
+  failure: ScraperApiError | ScraperResponseError | undefined;
+  charged: number;
+}
+
+// Hands a derived client its family: the constructor's public signature stays `(options)`.
+let deriving: { family: Family; defaults: CallDefaults } | undefined;
 
 /**
- * The scraper client. Convenience methods return `{ data, meta }` and throw typed errors; `api` is the typed
- * openapi-fetch client for everything else. Both share the key, the pacing, the timeouts and the retry rules.
+ * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `api` is the
+ * typed openapi-fetch client for everything else. Every call, whichever door it takes, goes through one pipeline:
+ * the key, pacing, the budget, timeouts, retries, hooks and the ledger.
  */
 export class ScraperClient {
-  /** The typed openapi-fetch client, with the same auth, pacing, timeouts and retries. */
+  /** The typed openapi-fetch client, through the same pipeline as the methods. */
   readonly api: Client<paths>;
-  /** Focused `shortvideo` operations, in the platform's own field names. */
+  /** Focused `shortvideo` operations, in the platform's own field names, and walks over its cursor listings. */
   readonly shortvideo: FocusedClient<"shortvideo">;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
+  readonly #family: Family;
   readonly #config: ExchangeConfig;
-  readonly #validateResponses: boolean;
-  #validator: Promise<ResponseValidator> | undefined;
 
   constructor(options: ScraperClientOptions = {}) {
-    const resolved = resolveOptions(options);
+    const derived = deriving;
+    deriving = undefined;
+    this.#family = derived?.family ?? createFamily(options);
+    const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
-    this.#validateResponses = resolved.validateResponses;
-    const bucket = resolved.rateLimit ? new TokenBucket(resolved.rateLimit.requestsPerMinute, resolved.rateLimit.burstSeconds) : null;
-    this.#config = { apiKey: resolved.apiKey, baseUrl: resolved.baseUrl, timeoutMs: resolved.timeoutMs, send: scraperSendConfig(resolved, bucket) };
+    this.#config = { auth: this.#family.auth, baseUrl: resolved.baseUrl, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
     this.api = createClient<paths>({
       baseUrl: resolved.baseUrl,
       fetch: async (request) => {
-        const result = await exchange(this.#config, await outgoingFrom(request), { signal: request.signal });
-        // The same checks as the convenience methods: a documented success must be the envelope.
-        if (result.response.ok && result.rules) await this.#accepted(result);
-        else await this.#checked(result);
+        const outgoing = await outgoingFrom(request);
+        const { result } = await this.#send(outgoing, rulesFor(this.#config, outgoing.url), { signal: request.signal }, false);
         // openapi-fetch reads the body itself; hand it a fresh response over the bytes already read.
         return responseFrom(result);
       },
     });
     this.shortvideo = this.#focused("shortvideo");
+  }
+
+  /**
+   * A client with other defaults for its calls (`timeoutMs`, `maxRetries`, `headers`), sharing this one's key,
+   * pacing, budget, hooks and ledger.
+   */
+  withOptions(defaults: Omit<RequestOptions, "signal">): ScraperClient {
+    if (typeof defaults !== "object" || defaults === null) throw new ScraperInputError("options", "withOptions takes an object of call defaults.");
+    checkCallOptions(defaults);
+    deriving = { family: this.#family, defaults: { ...this.#config.defaults, ...withoutUndefined(defaults) } };
+    return new ScraperClient();
+  }
+
+  /** Running totals of this client and the clients derived from it: credits charged, requests, attempts, retries, pacing waits. */
+  get usage(): ScraperUsage {
+    return this.#family.ledger.snapshot();
+  }
+
+  /** The budget's limit, what it has spent and what it holds for calls in flight; `undefined` without a `budget`. */
+  async budgetState(): Promise<ScraperBudgetState | undefined> {
+    return this.#family.budget?.state();
   }
 
   /** A creator's profile. */
@@ -91,29 +164,37 @@ export class ScraperClient {
     return this.#call(this.#operationId(platform, "Audience"), body, options);
   }
 
-  /** Every post of a creator's catalog, once each, following `next_cursor` within `maxPages` and `maxCredits`. */
-  walkPosts<P extends Platform>(platform: P, username: string, options: WalkOptions<P> = {} as WalkOptions<P>): AsyncGenerator<ListedPost<P>> {
-    this.#operationId(platform, "Posts");
-    checkNumber("maxPages", options.maxPages, Number.POSITIVE_INFINITY, { integer: options.maxPages !== undefined });
-    checkNumber("maxCredits", options.maxCredits, Number.POSITIVE_INFINITY);
-    const page = (cursor: string | undefined) => this.posts(platform, username, { ...options, cursor } as PostsOptions<P>);
-    return walk(platform, page, options);
+  /**
+   * Every post of a creator's catalog, once each (`id` + `platform`), following `next_cursor` from `cursor` (a saved
+   * `state.cursor`) within `maxPages` and `maxCredits`. `walk.state` says where it stands and why it stopped.
+   */
+  walkPosts<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<ListedPost<P>> {
+    const id = this.#operationId(platform, "Posts");
+    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal, postKey);
   }
 
-  /** Polls page one and yields the posts not in `seen` (post ids or `postKey`s): new posts appear at its front. */
-  newPosts<P extends Platform>(
-    platform: P,
-    username: string,
-    options: Omit<PostsOptions<P>, "cursor"> & { seen: { has(key: string): boolean } },
-  ): AsyncGenerator<ListedPost<P>> {
-    this.#operationId(platform, "Posts");
+  /** The pages of a creator's catalog, with their `meta`, `nextCursor` and posts; resumable like `walkPosts`. */
+  walkPages<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<PostsPage<P>> {
+    const id = this.#operationId(platform, "Posts");
+    return walkPages(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal);
+  }
+
+  /** Polls page one and yields the posts not in `seen` (post ids or `postKey`s): new posts appear at its front. `state` says what the poll cost. */
+  newPosts<P extends Platform>(platform: P, username: string, options: NewPostsOptions<P>): Walk<ListedPost<P>> {
+    const id = this.#operationId(platform, "Posts");
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
-    return unseen(platform, (cursor) => this.posts(platform, username, { ...rest, cursor } as unknown as PostsOptions<P>), seen);
+    return unseenPosts<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>), seen, options.signal);
   }
 
   toJSON(): { baseUrl: string } {
     return { baseUrl: this.baseUrl };
+  }
+
+  #postsPage<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P>) {
+    checkCallOptions(options);
+    const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+    return (cursor: string | undefined) => this.posts(platform, username, { ...call, cursor } as PostsOptions<P>);
   }
 
   #operationId(platform: string, resource: string): OperationId {
@@ -131,53 +212,83 @@ export class ScraperClient {
         if (body === undefined && rules.requestBodyRequired) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
         return this.#call(rules.operationId, body, options);
       };
+      const paging = "paging" in rules ? rules.paging : undefined;
+      if (paging?.mode !== "cursor" || !paging.request) continue;
+      const field = paging.request;
+      const walkName = `walk${name[0]?.toUpperCase()}${name.slice(1)}`;
+      const page = (body: unknown, options: WalkOptions = {}) => {
+        if (typeof body !== "object" || body === null) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
+        checkCallOptions(options);
+        const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+        return (cursor: string | undefined) => this.#call(rules.operationId, cursor === undefined ? body : { ...body, [field]: cursor }, call);
+      };
+      methods[walkName] = (body: unknown, options: WalkOptions = {}) => walkItems(rules, page(body, options), options, options.signal);
+      methods[`${walkName}Pages`] = (body: unknown, options: WalkOptions = {}) => walkPages(rules, page(body, options), options, options.signal);
     }
     return Object.freeze(methods) as FocusedClient<P>;
   }
 
-  async #call<Id extends OperationId, Data = SuccessData<Id>>(id: Id, body: unknown, options: ExchangeOptions = {}): Promise<ScraperResult<Data>> {
-    checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true });
+  async #call<Id extends OperationId, Data = SuccessData<Id>>(id: Id, body: unknown, options: RequestOptions = {}): Promise<ScraperResult<Data>> {
+    checkCallOptions(options);
     const rules = operation(id);
-    const outgoing = {
+    const outgoing: Outgoing = {
       url: `${this.baseUrl}${rules.path}`,
       method: rules.method,
       ...(body === undefined ? {} : { headers: jsonHeaders, body: JSON.stringify(body) }),
     };
-    const result = await exchange(this.#config, outgoing, options);
-    if (!result.response.ok) {
-      await this.#checked(result);
-      throw apiError(result);
-    }
-    const envelope = await this.#accepted(result);
-    return { data: envelope.data as Data, meta: successMeta(envelope, result.response.headers) };
+    const { result, envelope } = await this.#send(outgoing, rules, options, true);
+    const { response, attempts, elapsedMs } = result;
+    const success = envelope as SuccessEnvelope;
+    return { data: success.data as Data, meta: successMeta(success, response.headers), response: { status: response.status, headers: response.headers, attempts, elapsedMs } };
   }
 
   /**
-   * A success's body: JSON, the description's schema with `validateResponses`, and in any case the success envelope
-   * (an object with `data`, `meta`, `request_id`, `upstream_calls`), else a `ScraperResponseError` naming the operation.
+   * The one pipeline of both doors: reserve the operation's price under the budget, send (pacing, timeouts, retries,
+   * hooks), judge the answer, count and settle what it charged, and fail with the call's typed error. `api` calls
+   * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
-  async #accepted(result: Exchange): Promise<SuccessEnvelope> {
-    const parsed = parseJson(result);
-    // Awaited only when it has work: an await costs the hot path a turn of the microtask queue.
-    if (this.#validateResponses) await this.#checked(result, parsed);
-    const problem = envelopeProblem(parsed);
-    if (problem === undefined) return parsed as SuccessEnvelope;
-    const operationId = result.rules?.operationId ?? "request";
-    throw new ScraperResponseError(`${operationId} answered ${result.response.status} with a body that is not the success envelope: ${problem.message}`, operationId, result.response.status, [
-      problem,
-    ]);
+  async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean): Promise<Verdict> {
+    const { ledger, budget, hooks } = this.#family;
+    const price = rules && "credits" in rules ? rules.credits.standard : 0;
+    const details = callDetails(rules);
+    ledger.requests++;
+    let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
+    try {
+      if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);
+      const result = await exchange(this.#config, outgoing, rules, options, details);
+      const verdict = judge(result, price);
+      ledger.creditsCharged += verdict.charged;
+      if (reservation) await this.#settle(reservation, verdict.charged);
+      reservation = undefined;
+      this.#checked(verdict);
+      if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;
+      return verdict;
+    } catch (error) {
+      // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
+      if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
+      if (error instanceof ScraperError) hooks?.onError?.({ name: callName(outgoing, rules), details, error });
+      throw error;
+    }
+  }
+
+  async #settle(reservation: Awaited<ReturnType<CreditBudget["reserve"]>>, charged: number): Promise<void> {
+    try {
+      await this.#family.budget?.settle(reservation, charged);
+    } catch (error) {
+      // A store out of reach: the reservation lapses as the store says; the call's own outcome stands.
+      this.#family.options.logger.warn?.("scraper: the budget store failed to settle a reservation", { error: String(error) });
+    }
   }
 
   /** With `validateResponses`, a body that drifts from the description throws, naming the path. */
-  async #checked(result: Exchange, parsed?: unknown): Promise<Exchange> {
-    if (!this.#validateResponses || !result.rules) return result;
+  #checked({ result, envelope }: Verdict): void {
+    const validate = this.#family.options.validateResponses;
+    if (!validate || !result.rules) return;
     const contentType = result.response.headers.get("content-type") ?? "";
-    if (!contentType.includes("json")) return result;
-    this.#validator ??= import("@content-scraper/validators/scraper").then((module) => module.validateResponse as ResponseValidator);
-    const validate = await this.#validator;
+    if (!contentType.includes("json")) return;
     const { operationId } = result.rules;
-    const outcome = validate(operationId, result.response.status, parsed ?? parseJson(result));
-    if (outcome.valid) return result;
+    const outcome = validate(operationId, result.response.status, envelope ?? safeParse(result.text));
+    if (outcome.valid) return;
     const problems = outcome.errors ?? [];
     const first = problems[0];
     throw new ScraperResponseError(
@@ -191,17 +302,56 @@ export class ScraperClient {
 
 const jsonHeaders = { "content-type": "application/json" };
 
-function parseJson({ rules, response, text }: Exchange): unknown {
+function safeParse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    const operationId = rules?.operationId ?? "request";
-    throw new ScraperResponseError(
-      `${operationId} answered ${response.status} with a body that is not valid JSON (${text.length} bytes; truncated?)`,
-      operationId,
-      response.status,
-    );
+    return undefined;
   }
+}
+
+/**
+ * What an answer is. A success must be JSON and the success envelope (an object with `data`, `meta`, `request_id`,
+ * `upstream_calls`), else a `ScraperResponseError` naming the operation; its charge is `meta.credits_charged`. An
+ * error answer is a `ScraperApiError`, charged only when it is the service's own (see `apiError`).
+ */
+function judge(result: Exchange, price: number): Verdict {
+  const { rules, response, text } = result;
+  const operationId = rules?.operationId ?? "request";
+  if (!response.ok) {
+    const failure = apiError(result);
+    return { result, envelope: undefined, failure, charged: failure.creditsCharged ?? (failure.billed ? price : 0) };
+  }
+  if (!rules) return { result, envelope: undefined, failure: undefined, charged: 0 };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const failure = new ScraperResponseError(`${operationId} answered ${response.status} with a body that is not valid JSON (${text.length} bytes; truncated?)`, operationId, response.status);
+    return { result, envelope: undefined, failure, charged: 0 };
+  }
+  const problem = envelopeProblem(parsed);
+  if (problem === undefined) {
+    const envelope = parsed as SuccessEnvelope;
+    return { result, envelope, failure: undefined, charged: envelope.meta.credits_charged };
+  }
+  const failure = new ScraperResponseError(`${operationId} answered ${response.status} with a body that is not the success envelope: ${problem.message}`, operationId, response.status, [problem]);
+  return { result, envelope: undefined, failure, charged: 0 };
+}
+
+/** The per-call options, checked: each unusable one is a `ScraperInputError` naming it. */
+function checkCallOptions(options: RequestOptions): void {
+  checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true });
+  checkNumber("maxRetries", options.maxRetries, 0, { integer: true });
+  const { headers } = options;
+  if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((value) => typeof value !== "string"))) {
+    throw new ScraperInputError("headers", "headers must be an object of header names to string values.");
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScraperInputError("signal", "signal must be an AbortSignal.");
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 /** Creates a scraper client. Throws `ScraperInputError` naming the option when one is unusable. */

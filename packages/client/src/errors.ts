@@ -17,14 +17,56 @@ export class ScraperInputError extends ScraperError {
   }
 }
 
-/** The request did not complete within its timeout. It may still have run (and been billed) on the service. */
-export class ScraperTimeoutError extends ScraperError {
-  override name = "ScraperTimeoutError";
+/**
+ * The call was given up before it completed: the caller's `signal` aborted (`cause` is its reason), while the call
+ * waited for pacing, for the budget, for an answer, for its body or before a retry. Once sent, the request may
+ * still have run (and been billed) on the service.
+ */
+export class ScraperAbortError extends ScraperError {
+  override name = "ScraperAbortError";
   constructor(
     readonly operationId: string | undefined,
+    /** Whether a request was out when it was given up: the service may have run, and billed, it. */
+    readonly inFlight: boolean,
+    message = `${operationId ?? "request"} was aborted${inFlight ? " while its request was out" : " before its request was sent"}`,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The request did not complete within its timeout: an abort of the client's own. It may still have run (and been billed). */
+export class ScraperTimeoutError extends ScraperAbortError {
+  override name = "ScraperTimeoutError";
+  constructor(
+    operationId: string | undefined,
     readonly timeoutMs: number,
   ) {
-    super(`${operationId ?? "request"} timed out after ${timeoutMs} ms`);
+    super(operationId, true, `${operationId ?? "request"} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** What the client's credit budget held when it refused a call. */
+export interface BudgetFigures {
+  readonly maxCredits: number;
+  /** Credits charged so far by calls under the budget. */
+  readonly spent: number;
+  /** Credits held for calls in flight. */
+  readonly reserved: number;
+  /** What the refused call would have reserved: its operation's price in the description. */
+  readonly needed: number;
+}
+
+/** The client's `budget` refused a call before sending it: its price would take spent plus reserved past `maxCredits`. */
+export class ScraperBudgetError extends ScraperError {
+  override name = "ScraperBudgetError";
+  constructor(
+    readonly operationId: string,
+    readonly budget: BudgetFigures,
+  ) {
+    super(
+      `${operationId} was not sent: it costs ${budget.needed} credit(s), and the budget of ${budget.maxCredits} has ${budget.spent} spent and ${budget.reserved} reserved`,
+    );
   }
 }
 
@@ -81,12 +123,18 @@ export class ScraperRedirectError extends ScraperError {
   }
 }
 
+/**
+ * Codes the client gives answers that carry none: `GATEWAY_TIMEOUT` is the gateway's bare `text/plain` 504 (a
+ * request past the server's ceiling of about 120 s; refunded). Not the service's codes: `codeSource` is `"client"`.
+ */
+export type ClientErrorCode = "GATEWAY_TIMEOUT";
+
 /** What a `ScraperApiError` is made of: the answer's status, code and fields, and what the call cost. */
 export interface ScraperApiErrorFields {
   readonly operationId: string;
   readonly status: number;
-  /** The service's error code; `undefined` for a non-JSON body such as the gateway's bare 504. */
-  readonly code: ErrorCode | undefined;
+  /** The service's error code, `GATEWAY_TIMEOUT` for the gateway's bare 504, `undefined` for any other body without one. */
+  readonly code: ErrorCode | ClientErrorCode | undefined;
   readonly message: string;
   readonly requestId: string | undefined;
   /** What the error cost, from `X-Scraper-Credits-Charged`. */
@@ -108,7 +156,11 @@ export class ScraperApiError extends ScraperError {
   override name = "ScraperApiError";
   readonly operationId: string;
   readonly status: number;
-  readonly code: ErrorCode | undefined;
+  readonly code: ErrorCode | ClientErrorCode | undefined;
+  /** Who named `code`: the service (its error body), or the client (`ClientErrorCode`); `undefined` without a code. */
+  readonly codeSource: "service" | "client" | undefined;
+  /** The service's own words (its `message`), or the client's description of a body without one. */
+  readonly serviceMessage: string;
   readonly requestId: string | undefined;
   readonly creditsCharged: number | undefined;
   readonly billed: boolean;
@@ -120,7 +172,11 @@ export class ScraperApiError extends ScraperError {
   readonly identifier: string | undefined;
 
   constructor(fields: ScraperApiErrorFields) {
-    super(fields.message);
+    // Status, code and request id in the message itself, so that String(error) and every log line carry them.
+    const tags = [fields.code, fields.requestId && `request ${fields.requestId}`].filter(Boolean).join(", ");
+    super(`${fields.operationId} answered ${fields.status}${tags ? ` (${tags})` : ""}: ${fields.message}`);
+    this.serviceMessage = fields.message;
+    this.codeSource = fields.code === undefined ? undefined : fields.code === "GATEWAY_TIMEOUT" ? "client" : "service";
     ({
       operationId: this.operationId,
       status: this.status,

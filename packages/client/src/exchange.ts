@@ -1,22 +1,36 @@
-import { countHeader, type Outgoing, retryAfterMs, type SendConfig, type SendErrors, send } from "@content-scraper/runtime";
-import { ScraperApiError, ScraperConnectionError, ScraperRedirectError, ScraperResponseTooLargeError, ScraperTimeoutError } from "./errors.js";
+import { countHeader, type Outgoing, type Pacer, parseJson, retryAfterMs, type SendConfig, type SendErrors, type SendHooks, send } from "@content-scraper/runtime";
+import {
+  ScraperAbortError,
+  ScraperApiError,
+  ScraperConnectionError,
+  ScraperRedirectError,
+  ScraperResponseTooLargeError,
+  ScraperTimeoutError,
+} from "./errors.js";
+import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import type { TokenBucket } from "./rate-limiter.js";
 import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules, operationForPath } from "./rules.js";
 
 export type { Outgoing };
 
-/** What every exchange of a client shares: the key, the base URL, the client's timeout, and its one send config. */
+/** What every exchange of a client shares: the credential, the base URL, the call defaults and its one send config. */
 export interface ExchangeConfig {
-  apiKey: string;
+  auth: Readonly<Record<string, string>>;
   baseUrl: string;
-  timeoutMs: number | undefined;
+  defaults: CallDefaults;
   send: SendConfig;
 }
 
-export interface ExchangeOptions {
-  signal?: AbortSignal | undefined;
+/** What a call may change, and a derived client (`withOptions`) sets as its defaults. */
+export interface CallDefaults {
   timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  /** Sent with every request (a credential header given here is replaced by the client's key). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface ExchangeOptions extends CallDefaults {
+  signal?: AbortSignal | undefined;
 }
 
 /** A complete answer: the response and its whole body, read within the timeout. */
@@ -24,6 +38,10 @@ export interface Exchange {
   rules: OperationRules | undefined;
   response: Response;
   text: string;
+  /** Requests sent for the call, retries included. */
+  attempts: number;
+  /** From the call's start to the answer's last byte, pacing and retry waits included. */
+  elapsedMs: number;
 }
 
 /** The operation a call is named after (`send` names calls by operationId, or `METHOD /path` outside the table). */
@@ -35,13 +53,15 @@ const scraperErrors: SendErrors = {
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
+  aborted: (call, reason, inFlight) => new ScraperAbortError(call.name, inFlight, undefined, { cause: reason }),
 };
 
 /**
- * How a scraper client sends, built once per client: the key's pacing, and the description's retry rules
- * (refunded errors with backoff, rate limits and busy refusals after exactly `Retry-After`, within `maxRetryWaitMs`).
+ * How a scraper client sends, built once per client family (a client and those `withOptions` derives from it): the
+ * key's pacing, the description's retry rules (refunded errors with backoff, rate limits and busy refusals after
+ * exactly `Retry-After`, within `maxRetryWaitMs`), the ledger's counts and the caller's hooks.
  */
-export function scraperSendConfig(options: ResolvedOptions, bucket: TokenBucket | null): SendConfig {
+export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined): SendConfig {
   const { retry } = options;
   return {
     fetch: options.fetch,
@@ -50,53 +70,59 @@ export function scraperSendConfig(options: ResolvedOptions, bucket: TokenBucket 
     maxRetries: retry.maxRetries,
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxResponseBytes: options.maxResponseBytes,
-    beforeAttempt: bucket ? (signal) => bucket.take(signal) : undefined,
-    afterResponse: bucket ? (response) => bucket.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
+    beforeAttempt: (signal) => {
+      ledger.attempts++;
+      if (!pacer) return undefined;
+      return pacer.wait(signal).then((waited) => {
+        ledger.pacingWaitMs += waited;
+        return waited;
+      });
+    },
+    afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
     retryDelay: ({ response, text }, attempt, call) => {
       const rules = rulesOf(call.name);
-      const error = apiError({ rules, response, text });
+      const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
       if (classify(rules, response.status, error.code).retry === "never") return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
       return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
     },
-    // Other calls wait out a 429 too, but only for a wait that is taken: a refused one would hold them past the limit.
-    beforeRetry: bucket
-      ? ({ response }, { delayMs }) => {
-          if (response.status === 429) bucket.pauseFor(delayMs);
-        }
-      : undefined,
+    beforeRetry: ({ response }, { delayMs }) => {
+      ledger.retries++;
+      // Every call sharing the bucket waits out a 429, but only for a wait that is taken: a refused one would hold them past the limit.
+      if (pacer && response.status === 429) void pacer.pause(delayMs);
+    },
+    hooks,
     errors: scraperErrors,
   };
 }
 
-/** The service's error body, when the answer is one. */
+/** The service's error body, when the answer is one: an object whose `error` is a string. */
 export function errorBody(text: string): Record<string, unknown> | undefined {
-  try {
-    const body: unknown = JSON.parse(text);
-    return body && typeof body === "object" && "error" in body ? (body as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = parseJson(text);
+  return body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as Record<string, unknown>) : undefined;
 }
 
 const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-/** The typed error for an error answer, carrying what the service said and what the description says about it. */
+/**
+ * The typed error for an error answer, carrying what the service said and what the description says about it. Only
+ * the service's own error envelope (with its `request_id`) can be billed: a framework's 404 or a proxy's page cannot.
+ */
 export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   const body = errorBody(text);
-  const code = isErrorCode(body?.error) ? body.error : undefined;
+  const fromService = typeof body?.request_id === "string";
+  const gatewayTimeout = response.status === 504 && body === undefined && (response.headers.get("content-type") ?? "").startsWith("text/plain");
+  const code = isErrorCode(body?.error) ? body.error : gatewayTimeout ? "GATEWAY_TIMEOUT" : undefined;
   const { billed, retry } = classify(rules, response.status, code);
   const snippet = text.trim().slice(0, 200);
   return new ScraperApiError({
     operationId: rules?.operationId ?? "request",
     status: response.status,
     code,
-    message:
-      optionalString(body?.message) ??
-      `${rules?.operationId ?? "request"} failed with HTTP ${response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+    message: optionalString(body?.message) ?? (snippet ? `HTTP ${response.status}: ${snippet}` : `HTTP ${response.status} with an empty body`),
     requestId: optionalString(body?.request_id),
-    creditsCharged: countHeader(response.headers, "x-scraper-credits-charged"),
-    billed,
+    creditsCharged: fromService ? countHeader(response.headers, "x-scraper-credits-charged") : undefined,
+    billed: billed && fromService,
     retryable: retry !== "never",
     retryAfterMs: retryAfterMs(response.headers),
     field: optionalString(body?.field),
@@ -106,21 +132,58 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   });
 }
 
+/** What log lines and hook events say of a call: its operation, platform, and a number that tells calls apart. */
+export type CallDetails = {
+  operationId: string | undefined;
+  platform: string | undefined;
+  callId: number;
+};
+
+let calls = 0;
+
+export function callDetails(rules: OperationRules | undefined): CallDetails {
+  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId: ++calls };
+}
+
+/** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
+export function callName(outgoing: Outgoing, rules: OperationRules | undefined): string {
+  return rules?.operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
+}
+
+/** The operation a request addresses, by its path relative to the base URL. */
+export function rulesFor(config: ExchangeConfig, url: string): OperationRules | undefined {
+  return operationForPath(url.startsWith(config.baseUrl) ? url.slice(config.baseUrl.length) : new URL(url).pathname);
+}
+
 /**
  * Sends a request with the key, under the client's pacing and the operation's timeout, and retries what the
  * description says to retry. Billed errors and other 4xx come back at once. Timeouts and broken connections are not
  * retried: the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with
- * the other clients of the SDK, with its redirect policy and body limit.
+ * the other clients of the SDK, with its redirect policy, body limit and hooks.
  */
-export async function exchange(config: ExchangeConfig, outgoing: Outgoing, options: ExchangeOptions = {}): Promise<Exchange> {
-  const path = outgoing.url.startsWith(config.baseUrl) ? outgoing.url.slice(config.baseUrl.length) : new URL(outgoing.url).pathname;
-  const rules = operationForPath(path);
+export async function exchange(
+  config: ExchangeConfig,
+  outgoing: Outgoing,
+  rules: OperationRules | undefined,
+  options: ExchangeOptions,
+  details: CallDetails,
+): Promise<Exchange> {
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-  const { response, text } = await send(config.send, { ...outgoing, headers: { ...given, [apiKey.name]: config.apiKey } }, {
-    name: rules?.operationId ?? `${outgoing.method} ${path}`,
-    timeoutMs: options.timeoutMs ?? config.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
+  const extra = options.headers ?? config.defaults.headers;
+  const headers = extra ? withoutCredential({ ...extra, ...given }) : given;
+  const answer = await send(config.send, { ...outgoing, headers }, {
+    name: callName(outgoing, rules),
+    timeoutMs: options.timeoutMs ?? config.defaults.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
+    maxRetries: options.maxRetries ?? config.defaults.maxRetries,
     signal: options.signal,
-    logDetails: { operationId: rules?.operationId },
+    authHeaders: config.auth,
+    logDetails: details,
   });
-  return { rules, response, text };
+  return { rules, ...answer };
+}
+
+/** A caller's headers never carry a key of their own: the client's is the one sent. */
+function withoutCredential(headers: Record<string, string>): Record<string, string> {
+  const credential = apiKey.name.toLowerCase();
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== credential));
 }

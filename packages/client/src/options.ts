@@ -1,8 +1,28 @@
-import { checkApiKey, checkBaseUrl, checkNumber as checkNumberWith, env, isBrowser, resolveLimits } from "@content-scraper/runtime";
+import {
+  type CreditBudgetStore,
+  checkApiKey,
+  checkBaseUrl,
+  checkNumber as checkNumberWith,
+  env,
+  isBrowser,
+  type RateLimitStore,
+  resolveLimits,
+} from "@content-scraper/runtime";
 import { ScraperInputError } from "./errors.js";
+import { combineHooks, type ScraperHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
-import { apiKey, rateLimit, retryBackoff } from "./rules.js";
+import { apiKey, type OperationId, rateLimit, retryBackoff } from "./rules.js";
+
+/**
+ * Checks one response body against the description: `validateResponses` from `@content-scraper/client/validate`, or
+ * a function of your own with the same shape.
+ */
+export type ResponseValidator = (
+  operationId: OperationId,
+  status: number,
+  body: unknown,
+) => { valid: boolean; errors?: ReadonlyArray<{ path: string; message: string; keyword: string }> | undefined };
 
 /** The options of `createScraperClient`. Each is checked at construction; an unusable one throws `ScraperInputError` naming it. */
 export interface ScraperClientOptions {
@@ -31,10 +51,27 @@ export interface ScraperClientOptions {
    * decoded bytes while reading, so a compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
    */
   maxResponseBytes?: number | undefined;
-  /** Client-side pacing: one token bucket shared by all calls (default 120 per minute, the description's), or `false`. */
-  rateLimit?: { requestsPerMinute: number } | false | undefined;
-  /** Check every response body against the description (loads `@content-scraper/validators` on first use). */
-  validateResponses?: boolean | undefined;
+  /**
+   * Client-side pacing: one token bucket shared by all calls (default 120 per minute, the description's), or `false`.
+   * `store` shares the bucket beyond this client: the in-memory default is this client's own; pass one store to several
+   * clients, or a Redis store (`@content-scraper/redis-store`) to a fleet of processes. `key` names the bucket in the
+   * store (default: a SHA-256 digest of the API key, so clients of one key meet on one bucket).
+   */
+  rateLimit?: { requestsPerMinute?: number | undefined; store?: RateLimitStore | undefined; key?: string | undefined } | false | undefined;
+  /**
+   * A credit budget shared by every call and walk of the client (and of the clients `withOptions` derives from it):
+   * a call whose price (the description's, 25 for audience) would take spent plus reserved past `maxCredits` is
+   * refused before it is sent with `ScraperBudgetError`. `store` and `key` as for `rateLimit`.
+   */
+  budget?: { maxCredits: number; store?: CreditBudgetStore | undefined; key?: string | undefined } | undefined;
+  /** Hooks that see every attempt of every call, and every error (one object, or several called in order). */
+  hooks?: ScraperHooks | readonly ScraperHooks[] | undefined;
+  /**
+   * Checks every response body against the description: pass `validateResponses` from
+   * `@content-scraper/client/validate` (which brings `@content-scraper/validators`). Off by default, so that a client
+   * without it loads and bundles no validator.
+   */
+  validateResponses?: ResponseValidator | false | undefined;
   fetch?: typeof fetch | undefined;
   /** Allow construction in a browser. The key would be exposed to every visitor: don't. */
   dangerouslyAllowBrowser?: boolean | undefined;
@@ -48,8 +85,10 @@ export interface ResolvedOptions {
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
   maxRetryWaitMs: number;
   maxResponseBytes: number;
-  rateLimit: { requestsPerMinute: number; burstSeconds: number } | false;
-  validateResponses: boolean;
+  rateLimit: { requestsPerMinute: number; burstSeconds: number; store: RateLimitStore | undefined; key: string | undefined } | false;
+  budget: { maxCredits: number; store: CreditBudgetStore | undefined; key: string | undefined } | undefined;
+  hooks: ScraperHooks | undefined;
+  validateResponses: ResponseValidator | undefined;
   fetch: typeof fetch;
   logger: Logger;
 }
@@ -67,6 +106,16 @@ export function checkNumber(option: string, value: number | undefined, fallback:
   return checkNumberWith(option, value, fallback, flags, inputError);
 }
 
+/** The validator is injected, never loaded by the client itself: `true` names where to import it from. */
+function checkValidator(validator: unknown): ResponseValidator | undefined {
+  if (validator === undefined || validator === false) return undefined;
+  if (typeof validator === "function") return validator as ResponseValidator;
+  throw new ScraperInputError(
+    "validateResponses",
+    'validateResponses takes the validator function, not a flag: import { validateResponses } from "@content-scraper/client/validate" and pass createScraperClient({ validateResponses }).',
+  );
+}
+
 export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOptions {
   if (isBrowser() && !options.dangerouslyAllowBrowser) {
     throw new ScraperInputError(
@@ -80,7 +129,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
   if (options.logger !== undefined && (typeof options.logger !== "object" || options.logger === null)) {
     throw new ScraperInputError("logger", "logger must be an object with debug/info/warn/error methods.");
   }
-  const limit = options.rateLimit ?? { requestsPerMinute: rateLimit.requestsPerMinute };
+  const limit = options.rateLimit ?? {};
   return {
     apiKey: checkKey(options.apiKey ?? env("SCRAPER_API_KEY")),
     baseUrl: checkBaseUrl("baseUrl", options.baseUrl ?? env("SCRAPER_BASE_URL"), { example: "https://<host>/api/v1", envVar: "SCRAPER_BASE_URL" }, inputError),
@@ -97,9 +146,49 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
         : {
             requestsPerMinute: checkNumber("rateLimit.requestsPerMinute", limit.requestsPerMinute, rateLimit.requestsPerMinute, { positive: true }),
             burstSeconds: rateLimit.burstSeconds,
+            store: checkStore("rateLimit.store", limit.store, ["take", "correct", "pause"]),
+            key: checkKeyName("rateLimit.key", limit.key),
           },
-    validateResponses: Boolean(options.validateResponses),
+    budget: resolveBudget(options.budget),
+    hooks: resolveHooks(options.hooks),
+    validateResponses: checkValidator(options.validateResponses),
     fetch: fetchImpl,
     logger: options.logger ?? silentLogger,
   };
+}
+
+function checkStore<Store>(option: string, store: Store | undefined, methods: readonly string[]): Store | undefined {
+  if (store === undefined) return undefined;
+  const missing = methods.find((method) => typeof (store as Record<string, unknown> | null)?.[method] !== "function");
+  if (missing) throw new ScraperInputError(option, `${option} must be a store with ${methods.join(", ")} methods; ${missing} is missing.`);
+  return store;
+}
+
+function checkKeyName(option: string, key: string | undefined): string | undefined {
+  if (key !== undefined && (typeof key !== "string" || key === "")) throw new ScraperInputError(option, `${option} must be a non-empty string.`);
+  return key;
+}
+
+function resolveBudget(budget: ScraperClientOptions["budget"]): ResolvedOptions["budget"] {
+  if (budget === undefined) return undefined;
+  if (typeof budget !== "object" || budget === null) throw new ScraperInputError("budget", "budget must be an object: { maxCredits }.");
+  if (budget.maxCredits === undefined) throw new ScraperInputError("budget.maxCredits", "budget.maxCredits is missing: the credits the client may spend.");
+  return {
+    maxCredits: checkNumber("budget.maxCredits", budget.maxCredits, 0, { integer: true }),
+    store: checkStore("budget.store", budget.store, ["reserve", "settle", "state"]),
+    key: checkKeyName("budget.key", budget.key),
+  };
+}
+
+function resolveHooks(hooks: ScraperClientOptions["hooks"]): ScraperHooks | undefined {
+  if (hooks === undefined) return undefined;
+  const list = Array.isArray(hooks) ? hooks : [hooks];
+  for (const [index, each] of list.entries()) {
+    const field = Array.isArray(hooks) ? `hooks[${index}]` : "hooks";
+    if (typeof each !== "object" || each === null) throw new ScraperInputError(field, `${field} must be an object of hook functions.`);
+    for (const [name, hook] of Object.entries(each)) {
+      if (hook !== undefined && typeof hook !== "function") throw new ScraperInputError(`${field}.${name}`, `${field}.${name} must be a function.`);
+    }
+  }
+  return combineHooks(list as readonly ScraperHooks[]);
 }

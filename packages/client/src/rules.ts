@@ -54,12 +54,8 @@ function statusBilling(rules: OperationRules | undefined, status: number): strin
  * How an error answer is billed and whether to retry it. A known error code decides (the `ErrorCode` table);
  * without one (a non-JSON body such as the gateway's bare 504) the status's documented billing does.
  */
-export function classify(
-  rules: OperationRules | undefined,
-  status: number,
-  code: ErrorCode | undefined,
-): { billed: boolean; retry: RetryClass } {
-  if (code) {
+export function classify(rules: OperationRules | undefined, status: number, code: string | undefined): { billed: boolean; retry: RetryClass } {
+  if (isErrorCode(code)) {
     const entry = errorCodes[code];
     return { billed: entry.billing === "billed", retry: entry.retry ?? "never" };
   }

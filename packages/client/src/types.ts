@@ -1,4 +1,5 @@
 import type { ScraperMeta } from "./meta.js";
+import type { Walk, WalkLimits, WalkPage } from "./walk.js";
 import type { OperationId } from "./rules.js";
 import type { components, operations } from "./generated/scraper.types.js";
 
@@ -20,17 +21,32 @@ export type RequestBody<Id extends OperationId> = NonNullable<operations[Id]["re
   ? Body
   : never;
 
+/** The HTTP side of a result: what came back and what it took. */
+export interface ResponseInfo {
+  status: number;
+  headers: Headers;
+  /** Requests sent for the call, retries included. */
+  attempts: number;
+  /** From the call's start to the answer's last byte, pacing and retry waits included. */
+  elapsedMs: number;
+}
+
 /** What every convenience method resolves to. */
 export interface ScraperResult<Data> {
   data: Data;
   meta: ScraperMeta;
+  response: ResponseInfo;
 }
 
-/** Per-request options, on every method. */
+/** Per-request options, on every method (and, as defaults, on `withOptions`). */
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
-  /** Overrides the client's and the description's timeout for this call. */
+  /** Overrides the client's and the description's timeout for this call (each attempt). */
   timeoutMs?: number | undefined;
+  /** Overrides the client's `retry.maxRetries` for this call. */
+  maxRetries?: number | undefined;
+  /** Extra request headers (the key is always the client's own). */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 type PlatformsWith<Resource extends string> = { [P in Platform]: `${P}${Resource}` extends OperationId ? P : never }[Platform];
@@ -73,7 +89,38 @@ export type FocusedMethod<Id extends OperationId> = Operations[Id]["requestBodyR
   ? (body: RequestBody<Id>, options?: RequestOptions) => Promise<ScraperResult<SuccessData<Id>>>
   : (body?: RequestBody<Id>, options?: RequestOptions) => Promise<ScraperResult<SuccessData<Id>>>;
 
+type PagedId<P extends Platform> = {
+  [Id in FocusedId<P>]: Operations[Id] extends { paging: { mode: "cursor" } } ? Id : never;
+}[FocusedId<P>];
+type ItemsField<Id extends OperationId> = Operations[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
+/** An item of a focused listing (a video of `favorites`, a playlist of `playlists`). */
+export type FocusedItem<Id extends OperationId> = SuccessData<Id> extends infer Data ? (Data extends Record<ItemsField<Id>, Array<infer Item>> ? Item : never) : never;
+/** The body of a focused listing's walk: its request without the cursor, which the walk sends. */
+export type FocusedWalkBody<Id extends OperationId> = RequestBody<Id> extends infer Body ? (Body extends unknown ? Omit<Body, "cursor"> : never) : never;
+
 /** The focused operations of a platform, named after their path (`search-suggestions` → `searchSuggestions`). */
 export type FocusedClient<P extends Platform> = {
   [Id in FocusedId<P> as CamelCase<NonNullable<Operations[Id]["resource"]>>]: FocusedMethod<Id>;
+} & {
+  /** Every item of a focused cursor listing (`walkFavorites`, `walkReposts`, `walkPlaylists`), resumable like `walkPosts`. */
+  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<Operations[Id]["resource"]>>>}`]: (
+    body: FocusedWalkBody<Id>,
+    options?: WalkOptions,
+  ) => Walk<FocusedItem<Id>>;
+} & {
+  /** Every page of a focused cursor listing, with its `meta` and `nextCursor`. */
+  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<Operations[Id]["resource"]>>>}Pages`]: (
+    body: FocusedWalkBody<Id>,
+    options?: WalkOptions,
+  ) => Walk<WalkPage<SuccessData<Id>, FocusedItem<Id>>>;
 };
+
+/** The options of a walk: the request options of its calls, where it starts and its limits. */
+export type WalkOptions = RequestOptions & WalkLimits;
+/** The options of `walkPosts` and `walkPages`: a walk's, plus `contentType` on videosite. */
+export type PostsWalkOptions<P extends Platform> = WalkOptions & Omit<PostsOptions<P>, "cursor" | keyof RequestOptions>;
+/** A page of a creator's posts, as `walkPages` yields it. */
+export type PostsPage<P extends Platform> = WalkPage<PostsData<P>, ListedPost<P>>;
+
+/** The options of `newPosts`: a posts call's, and the posts already stored (ids, or `postKey`s). */
+export type NewPostsOptions<P extends Platform> = Omit<PostsOptions<P>, "cursor"> & { seen: { has(key: string): boolean } };

@@ -56,11 +56,19 @@ describe("options", () => {
     [{ retry: { baseDelayMs: -5 } }, "retry.baseDelayMs"],
     [{ rateLimit: { requestsPerMinute: 0 } }, "rateLimit.requestsPerMinute"],
     [{ fetch: "nope" as unknown as typeof fetch }, "fetch"],
+    [{ validateResponses: "yes" as never }, "validateResponses"],
   ])("%j is refused with a typed error naming %s", (options, field) => {
     vi.stubEnv("SCRAPER_BASE_URL", undefined as unknown as string);
     const error = inputError(() => createScraperClient({ apiKey: key, baseUrl, ...options }));
     expect(error.field).toBe(field);
     expect(error.message).toContain(field.split(".").at(-1));
+  });
+
+  it("refuses validateResponses: true, saying where the validator is imported from", () => {
+    // @ts-expect-error the option takes the validator function, not a flag
+    const error = inputError(() => createScraperClient({ apiKey: key, baseUrl, validateResponses: true }));
+    expect(error.field).toBe("validateResponses");
+    expect(error.message).toContain('import { validateResponses } from "@content-scraper/client/validate"');
   });
 
   it("refuses a platform the operation does not exist on, naming the argument", async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScraperClient } from "../src/index.js";
-import { TokenBucket } from "../src/rate-limiter.js";
+import { memoryRateLimitStore } from "../src/index.js";
 import { type FaultServer, ok, startFaultServer } from "./fault-server.js";
 
 let server: FaultServer;
@@ -10,56 +10,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const profile = { username: "c", display_name: "c", follower_count: 0 };
-
-describe("the token bucket", () => {
-  it("lets a minute's allowance through as a burst, then refills continuously", async () => {
-    let now = 0;
-    const bucket = new TokenBucket(60, 60, () => now);
-    for (let i = 0; i < 60; i++) await bucket.take();
-    let served = false;
-    const next = bucket.take().then(() => {
-      served = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(served).toBe(false);
-    now += 1000; // one token at 60 per minute
-    await next;
-    expect(served).toBe(true);
-  });
-
-  it("serves waiters first come, first served and drops aborted ones", async () => {
-    let now = 0;
-    const bucket = new TokenBucket(60, 2, () => now);
-    await bucket.take();
-    await bucket.take();
-    const order: string[] = [];
-    const controller = new AbortController();
-    const a = bucket.take().then(() => order.push("a"));
-    const b = bucket.take(controller.signal).then(
-      () => order.push("b"),
-      () => order.push("b aborted"),
-    );
-    const c = bucket.take().then(() => order.push("c"));
-    controller.abort();
-    now += 2000;
-    await Promise.all([a, b, c]);
-    expect(order).toEqual(["b aborted", "a", "c"]);
-  });
-
-  it("never holds more tokens than the service says remain", async () => {
-    let now = 0;
-    const bucket = new TokenBucket(60, 60, () => now);
-    bucket.correct(0);
-    let served = false;
-    const next = bucket.take().then(() => {
-      served = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(served).toBe(false);
-    now += 1000;
-    await next;
-  });
-});
 
 describe("pacing across a client's calls", () => {
   it("shares one bucket between concurrent calls", async () => {
@@ -98,5 +48,43 @@ describe("pacing across a client's calls", () => {
     const unpaced = await threeCalls(false);
     expect(paced).toBeGreaterThanOrEqual(1950);
     expect(unpaced).toBeLessThan(paced - 1000);
+  }, 15_000);
+
+  it("shares one bucket between clients given the same store, and counts the wait in usage", async () => {
+    server.script(ok(profile));
+    const store = memoryRateLimitStore();
+    const make = () => createScraperClient({ apiKey: "scrape_live_pace", baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: 60, store } });
+    const [a, b] = [make(), make()];
+    // 60 a minute with a minute's burst: 30 calls each drain the shared bucket; after that, one token a second
+    // serves both clients, whichever asks.
+    await Promise.all(Array.from({ length: 30 }, () => [a.profile("shortvideo", "c"), b.profile("shortvideo", "c")]).flat());
+    expect(a.usage.pacingWaitMs + b.usage.pacingWaitMs).toBe(0);
+    await Promise.all([a.profile("shortvideo", "c"), b.profile("shortvideo", "c"), a.profile("shortvideo", "c")]);
+    const [t61, t62, t63] = server.requests.slice(60).map((request) => request.at) as [number, number, number];
+    // One token a second; the bound leaves room for delivery jitter on a busy machine (unpaced, they would be ~0 ms apart).
+    expect(t62 - t61).toBeGreaterThanOrEqual(800);
+    expect(t63 - t62).toBeGreaterThanOrEqual(800);
+    expect(a.usage.pacingWaitMs + b.usage.pacingWaitMs).toBeGreaterThanOrEqual(1600);
+  }, 15_000);
+
+  it("a 429's Retry-After pauses every call sharing the bucket", async () => {
+    server.script(
+      (request, response) => {
+        response.writeHead(429, { "content-type": "application/json", "retry-after": "1", "x-scraper-credits-charged": "0" });
+        response.end(JSON.stringify({ error: "SCRAPER_RATE_LIMITED", message: "slow down", request_id: "req_429" }));
+      },
+      ok(profile),
+    );
+    const store = memoryRateLimitStore();
+    const make = () => createScraperClient({ apiKey: "scrape_live_pace", baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: 6000, store } });
+    const [a, b] = [make(), make()];
+    const first = a.profile("shortvideo", "c");
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the 429 has landed and paused the shared bucket
+    const second = b.profile("shortvideo", "c");
+    await Promise.all([first, second]);
+    const [, retried, other] = server.requests.map((request) => request.at - (server.requests[0]?.at ?? 0));
+    expect(retried).toBeGreaterThanOrEqual(950);
+    expect(other).toBeGreaterThanOrEqual(950);
   }, 15_000);
 });

@@ -70,7 +70,7 @@ describe("types follow the platforms", () => {
   });
 
   it("types error codes from the description", () => {
-    expectTypeOf<ScraperApiError["code"]>().toEqualTypeOf<ErrorCode | undefined>();
+    expectTypeOf<ScraperApiError["code"]>().toEqualTypeOf<ErrorCode | "GATEWAY_TIMEOUT" | undefined>();
     expectTypeOf<"PROFILE_NOT_FOUND">().toMatchTypeOf<ErrorCode>();
     // @ts-expect-error not a code the description knows
     expectTypeOf<"NOT_A_CODE">().toMatchTypeOf<ErrorCode>();

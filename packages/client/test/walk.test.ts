@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScraperClient, postKey } from "../src/index.js";
-import { type FaultServer, type RecordedRequest, ok, startFaultServer } from "./fault-server.js";
+import { createScraperClient, postKey, ScraperApiError, ScraperInputError, type WalkState } from "../src/index.js";
+import { type FaultServer, fail, type RecordedRequest, ok, startFaultServer } from "./fault-server.js";
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -65,10 +65,9 @@ describe("catalog walks", () => {
 
   it("stops before maxCredits would be exceeded, using the charge of the last page", async () => {
     server.script(catalog([{ ids: ["1"], next: "c1" }, { ids: ["2"], next: "c2" }, { ids: ["3"], next: "c3" }], 2));
-    const pages: number[] = [];
-    const posts = await collect(scraper().walkPosts("shortvideo", "creator", { maxCredits: 5, onPage: (page) => pages.push(page.creditsSpent) }));
-    expect(posts.map((p) => p.id)).toEqual(["1", "2"]);
-    expect(pages).toEqual([2, 4]);
+    const walk = scraper().walkPosts("shortvideo", "creator", { maxCredits: 5 });
+    expect((await collect(walk)).map((p) => p.id)).toEqual(["1", "2"]);
+    expect(walk.state).toEqual({ cursor: "c2", pages: 2, items: 2, creditsCharged: 4, stoppedBecause: "maxCredits" });
   });
 
   it("spends nothing when even the first page would exceed maxCredits", async () => {
@@ -103,5 +102,149 @@ describe("polling for new posts", () => {
     const fresh = await collect(scraper().newPosts("shortvideo", "creator", { seen: new Set(["7", "shortvideo:6"]) }));
     expect(fresh.map((p) => p.id)).toEqual(["9", "8"]);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("walk state and resuming", () => {
+  const three = () => catalog([{ ids: ["1", "2"], next: "c1" }, { ids: ["3", "4"], next: "c2" }, { ids: ["5"] }]);
+
+  it("exposes its state as it goes, and why it stopped", async () => {
+    server.script(three());
+    const walk = scraper().walkPosts("shortvideo", "creator");
+    const seen: WalkState[] = [];
+    for await (const _post of walk) seen.push({ ...walk.state });
+    // The state says where to resume once every post yielded so far is stored: on the page of the next post, so a
+    // resume re-fetches at most the page it was on and loses nothing.
+    expect(seen.map((state) => state.cursor)).toEqual([undefined, "c1", "c1", "c2", undefined]);
+    expect(seen.map((state) => state.stoppedBecause)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(walk.state).toEqual({ cursor: undefined, pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
+  });
+
+  it("resumes from a saved cursor: never page one again, at most the page it was on", async () => {
+    server.script(three());
+    const first = scraper().walkPosts("shortvideo", "creator");
+    const taken: string[] = [];
+    for await (const post of first) {
+      taken.push(post.id);
+      if (post.id === "3") break; // a crash in the middle of page two
+    }
+    expect(first.state).toMatchObject({ cursor: "c1", pages: 2, stoppedBecause: "aborted" });
+    const resumed = scraper().walkPosts("shortvideo", "creator", { cursor: first.state.cursor });
+    for await (const post of resumed) taken.push(post.id);
+    expect(taken).toEqual(["1", "2", "3", "3", "4", "5"]);
+    expect(sentCursors()).toEqual([undefined, "c1", "c1", "c2"]);
+    expect(resumed.state).toMatchObject({ pages: 2, creditsCharged: 2, stoppedBecause: "end" });
+  });
+
+  it("walkPages yields pages with meta and nextCursor; its state points past each page yielded", async () => {
+    server.script(three());
+    const walk = scraper().walkPages("shortvideo", "creator");
+    const pages = [];
+    for await (const page of walk) {
+      pages.push({ ids: page.items.map((post) => post.id), cursor: page.cursor, next: page.nextCursor, number: page.pageNumber, resumeAt: walk.state.cursor });
+      expect(page.meta.requestId).toBe("req_ok");
+      expect(page.response).toMatchObject({ status: 200, attempts: 1 });
+    }
+    expect(pages).toEqual([
+      { ids: ["1", "2"], cursor: undefined, next: "c1", number: 1, resumeAt: "c1" },
+      { ids: ["3", "4"], cursor: "c1", next: "c2", number: 2, resumeAt: "c2" },
+      { ids: ["5"], cursor: "c2", next: undefined, number: 3, resumeAt: undefined },
+    ]);
+    expect(walk.state).toEqual({ cursor: undefined, pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
+  });
+
+  it("stops on maxPages and says so, with the cursor to go on from", async () => {
+    server.script(three());
+    const walk = scraper().walkPages("shortvideo", "creator", { maxPages: 1 });
+    expect(await collect(walk)).toHaveLength(1);
+    expect(walk.state).toMatchObject({ cursor: "c1", pages: 1, stoppedBecause: "maxPages" });
+  });
+
+  it("records the error it stopped on (a 402), resumable after a top-up", async () => {
+    server.script(catalog([{ ids: ["1"], next: "c1" }]), fail(402, "INSUFFICIENT_SCRAPER_CREDITS"));
+    const walk = scraper().walkPosts("shortvideo", "creator");
+    const ids: string[] = [];
+    await expect(
+      (async () => {
+        for await (const post of walk) ids.push(post.id);
+      })(),
+    ).rejects.toBeInstanceOf(ScraperApiError);
+    expect(ids).toEqual(["1"]);
+    expect(walk.state.cursor).toBe("c1");
+    expect(walk.state.stoppedBecause).toBeInstanceOf(ScraperApiError);
+    expect((walk.state.stoppedBecause as ScraperApiError).code).toBe("INSUFFICIENT_SCRAPER_CREDITS");
+  });
+
+  it("an abort stops the walk as aborted", async () => {
+    server.script(three());
+    const controller = new AbortController();
+    const walk = scraper().walkPosts("shortvideo", "creator", { signal: controller.signal });
+    await expect(
+      (async () => {
+        for await (const post of walk) if (post.id === "2") controller.abort();
+      })(),
+    ).rejects.toMatchObject({ name: "ScraperAbortError", inFlight: false });
+    expect(walk.state).toMatchObject({ cursor: "c1", pages: 1, stoppedBecause: "aborted" });
+  });
+
+  it.each([
+    ["maxCredits", { maxCredits: 0.5 }],
+    ["maxCredits", { maxCredits: -1 }],
+    ["maxPages", { maxPages: 1.5 }],
+    ["maxPages", { maxPages: Number.NaN }],
+    ["cursor", { cursor: "" }],
+    ["maxRetries", { maxRetries: -1 }],
+  ] as const)("refuses an unusable %s with a ScraperInputError naming it, before sending", (field, options) => {
+    server.script(three());
+    let error: unknown;
+    try {
+      scraper().walkPosts("shortvideo", "creator", options as never);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ScraperInputError);
+    expect((error as ScraperInputError).field).toBe(field);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("focused cursor listings", () => {
+  const video = (id: string) => ({ aweme_id: id });
+  /** favorites/reposts pages keyed by `cursor`, ending with has_more false. */
+  function videos(pages: Array<{ ids: string[]; cursor: string | null; more: boolean }>) {
+    return (request: RecordedRequest, response: ServerResponse) => {
+      const sentCursor = (JSON.parse(request.body) as { cursor?: string }).cursor;
+      const index = sentCursor === undefined ? 0 : pages.findIndex((page, at) => at > 0 && pages[at - 1]?.cursor === sentCursor);
+      const page = pages[index] ?? { ids: [], cursor: null, more: false };
+      ok({ unique_id: "creator", user_id: null, cursor: page.cursor, has_more: page.more, aweme_list: page.ids.map(video) })(request, response);
+    };
+  }
+
+  it("walkFavorites pages by cursor and has_more, sending the body's identifier each time", async () => {
+    server.script(videos([{ ids: ["a", "b"], cursor: "30", more: true }, { ids: ["c"], cursor: "60", more: false }]));
+    const walk = scraper().shortvideo.walkFavorites({ handle: "creator" });
+    expect((await collect(walk)).map((item) => item.aweme_id)).toEqual(["a", "b", "c"]);
+    expect(server.requests.map((request) => JSON.parse(request.body))).toEqual([{ handle: "creator" }, { handle: "creator", cursor: "30" }]);
+    expect(walk.state).toMatchObject({ pages: 2, items: 3, creditsCharged: 2, stoppedBecause: "end" });
+  });
+
+  it("walkPlaylistsPages yields pages and resumes from a cursor", async () => {
+    server.script((request, response) => {
+      const { cursor } = JSON.parse(request.body) as { cursor?: string };
+      ok({ unique_id: "creator", user_id: null, cursor: null, has_more: false, playlists: [{ playlist_id: cursor ?? "first" }] })(request, response);
+    });
+    const walk = scraper().shortvideo.walkPlaylistsPages({ unique_id: "creator" }, { cursor: "20" });
+    const pages = await collect(walk);
+    expect(pages.map((page) => page.items.map((item) => item.playlist_id))).toEqual([["20"]]);
+    expect(walk.state.stoppedBecause).toBe("end");
+  });
+});
+
+describe("polling for new posts: what it cost", () => {
+  it("reports the poll's charge in its state", async () => {
+    server.script(catalog([{ ids: ["2", "1"], next: "c1" }], 1));
+    const poll = scraper().newPosts("shortvideo", "creator", { seen: new Set(["1"]) });
+    expect((await collect(poll)).map((post) => post.id)).toEqual(["2"]);
+    expect(poll.state).toEqual({ cursor: undefined, pages: 1, items: 1, creditsCharged: 1, stoppedBecause: "end" });
   });
 });

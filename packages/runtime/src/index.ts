@@ -17,14 +17,21 @@ export {
 } from "./transport.js";
 export {
   type Answer,
+  type AttemptEvent,
   type Outgoing,
+  type RequestEvent,
+  type ResponseEvent,
+  type RetryEvent,
   type RetryDecision,
   retryOn429,
   type SendConfig,
   type SendErrors,
+  type SendHooks,
   type SendOptions,
   send,
 } from "./send.js";
 export { abortReason, sleep } from "./sleep.js";
 export { maxTimerMs, setTimer } from "./timers.js";
 export type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
+export { memoryBudgetStore, memoryRateLimitStore } from "./memory-stores.js";
+export { Pacer } from "./pacer.js";

@@ -24,6 +24,51 @@ export interface Answer {
   text: string;
   /** How many requests were sent for this call (1 when the first answer was kept; followed redirects not counted). */
   attempts: number;
+  /** From the call's start to the last byte of this answer, pacing and retry waits included. */
+  elapsedMs: number;
+}
+
+/** What every hook event says of the attempt it concerns. */
+export interface AttemptEvent {
+  /** The call's name (an operationId, or `METHOD /path`). */
+  name: string;
+  /** 1 for the first request of the call, 2 for its first retry, … */
+  attempt: number;
+  method: string;
+  url: string;
+  /** The call's log details (e.g. its operationId and platform); never a credential. */
+  details: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** An attempt is about to be sent. `headers` are the request's own, without the credential. */
+export interface RequestEvent extends AttemptEvent {
+  headers: Readonly<Record<string, string>>;
+  /** How long this attempt waited for the client's pacing before it could be sent. */
+  pacingWaitMs: number;
+}
+
+/** An attempt was answered and its body read; `final` when no retry follows. */
+export interface ResponseEvent extends AttemptEvent {
+  status: number;
+  headers: Headers;
+  /** From sending this attempt to the last byte of its body. */
+  durationMs: number;
+  final: boolean;
+}
+
+/** A retry was decided: the next attempt goes out after `delayMs`. */
+export interface RetryEvent extends AttemptEvent {
+  status: number;
+  delayMs: number;
+  /** Why, as the client's retry rule says it (e.g. the error code). */
+  reason: string | undefined;
+}
+
+/** Hooks that see every attempt of every call of a client. A hook that throws fails the call with its error. */
+export interface SendHooks {
+  onRequest?: ((event: RequestEvent) => void) | undefined;
+  onResponse?: ((event: ResponseEvent) => void) | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
 /** Retry this answer after `delayMs`; `summary` and `details` go into the warning that is logged. */
@@ -44,8 +89,10 @@ export interface SendOptions {
   logDetails?: Record<string, unknown> | undefined;
   /** The call's `Idempotency-Key`, for the errors that should carry it. */
   idempotencyKey?: string | undefined;
-  /** Headers computed for every attempt, e.g. a freshly obtained access token. They are never logged. */
-  authHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  /** The credential's headers, or a function computing them for every attempt (a fresh access token). Never logged nor shown to hooks. */
+  authHeaders?: Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  /** Overrides `SendConfig.maxRetries` for this call. */
+  maxRetries?: number | undefined;
 }
 
 /** The errors of a client family, one object per family; each factory receives the call it concerns. */
@@ -58,6 +105,11 @@ export interface SendErrors {
   redirect(call: SendOptions, refusal: RedirectRefusal): Error;
   /** The body passed `maxResponseBytes`; `response` is the answer whose body was abandoned. */
   tooLarge(call: SendOptions, tooLarge: BodyTooLarge, response: Response): Error;
+  /**
+   * The caller's signal aborted: `inFlight` while a request was out (it may have been acted on), otherwise while
+   * pacing or waiting to retry. Without this factory the signal's reason is thrown as it is.
+   */
+  aborted?(call: SendOptions, reason: unknown, inFlight: boolean): Error;
 }
 
 /** How a client sends: one per client, the parts of the loop that differ between surfaces. */
@@ -72,14 +124,15 @@ export interface SendConfig {
   maxRetryWaitMs: number;
   /** The largest body read, counted as `readBody` says; a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
-  /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter. */
-  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds it waited. */
+  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<number | undefined> | number | undefined) | undefined;
   /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
   afterResponse?: ((response: Response) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
   retryDelay(answer: Answer, attempt: number, call: SendOptions): RetryDecision | undefined;
   /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
   beforeRetry?: ((answer: Answer, decision: RetryDecision) => void) | undefined;
+  hooks?: SendHooks | undefined;
   errors: SendErrors;
 }
 
@@ -93,17 +146,31 @@ class Refused {
  * Each attempt follows same-origin redirects only (`nextHop`; none with `keepRedirect`) and reads the whole body within the timeout and
  * `maxResponseBytes`. A retry whose wait is beyond `maxRetryWaitMs` is not slept: the answer is returned, final.
  * Timeouts and broken connections are not retried: the service may have acted on the request. The caller's abort
- * rejects with the signal's reason, also while waiting.
+ * rejects with `errors.aborted` (else the signal's reason), also while pacing or waiting to retry. `config.hooks` see
+ * every attempt.
  */
 export async function send(config: SendConfig, outgoing: Outgoing, call: SendOptions): Promise<Answer> {
   const { name, timeoutMs, signal: userSignal } = call;
+  const { hooks } = config;
+  const maxRetries = call.maxRetries ?? config.maxRetries;
+  const started = performance.now();
   // A plain object: cheaper for fetch than a Headers instance on the hot path.
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : (outgoing.headers ?? {});
+  const aborted = (inFlight: boolean) => (config.errors.aborted ? config.errors.aborted(call, userSignal?.reason, inFlight) : userSignal?.reason);
 
   for (let attempt = 0; ; attempt++) {
-    await config.beforeAttempt?.(userSignal);
+    const event = { name, attempt: attempt + 1, method: outgoing.method, url: outgoing.url, details: call.logDetails };
+    let pacingWaitMs = 0;
+    if (userSignal?.aborted) throw aborted(false);
+    try {
+      if (config.beforeAttempt) pacingWaitMs = (await config.beforeAttempt(userSignal)) ?? 0;
+    } catch (error) {
+      throw userSignal?.aborted ? aborted(false) : error;
+    }
     config.logger.debug?.(`${config.label}: ${name} attempt ${attempt + 1}`, { ...call.logDetails, attempt: attempt + 1 });
-    const headers = call.authHeaders ? { ...given, ...(await call.authHeaders()) } : given;
+    hooks?.onRequest?.({ ...event, headers: given, pacingWaitMs });
+    const headers = call.authHeaders ? { ...given, ...(typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) } : given;
+    const sentAt = performance.now();
     const timer = deadline(timeoutMs, userSignal);
     let response: Response;
     let text: string;
@@ -116,26 +183,33 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
       text = body;
     } catch (error) {
       if (error instanceof Refused) throw error.error;
-      if (userSignal?.aborted) throw userSignal.reason;
+      if (userSignal?.aborted) throw aborted(true);
       if (timer.timedOut()) throw config.errors.timeout(call, timeoutMs as number);
       throw config.errors.connection(call, error);
     } finally {
       timer.clear();
     }
+    const answeredAt = performance.now();
     config.afterResponse?.(response);
-    const answer = { response, text, attempts: attempt + 1 };
-    if (response.ok || attempt >= config.maxRetries) return answer;
-    const decision = config.retryDelay(answer, attempt, call);
+    const answer = { response, text, attempts: attempt + 1, elapsedMs: answeredAt - started };
+    const decision = response.ok || attempt >= maxRetries ? undefined : config.retryDelay(answer, attempt, call);
+    const retrying = decision !== undefined && decision.delayMs <= config.maxRetryWaitMs;
+    hooks?.onResponse?.({ ...event, status: response.status, headers: response.headers, durationMs: answeredAt - sentAt, final: !retrying });
     if (!decision) return answer;
     const details = { ...call.logDetails, status: response.status, ...decision.details, delayMs: decision.delayMs };
     const answered = `${config.label}: ${name} answered ${response.status}${decision.summary ? ` ${decision.summary}` : ""}`;
-    if (decision.delayMs > config.maxRetryWaitMs) {
+    if (!retrying) {
       config.logger.warn?.(`${answered}; its wait of ${Math.round(decision.delayMs)} ms is beyond maxRetryWaitMs (${config.maxRetryWaitMs} ms): not retried`, details);
       return answer;
     }
     config.beforeRetry?.(answer, decision);
-    config.logger.warn?.(`${answered}; retry ${attempt + 1} of ${config.maxRetries} in ${Math.round(decision.delayMs)} ms`, details);
-    await sleep(decision.delayMs, userSignal);
+    config.logger.warn?.(`${answered}; retry ${attempt + 1} of ${maxRetries} in ${Math.round(decision.delayMs)} ms`, details);
+    hooks?.onRetry?.({ ...event, status: response.status, delayMs: decision.delayMs, reason: decision.summary });
+    try {
+      await sleep(decision.delayMs, userSignal);
+    } catch (error) {
+      throw userSignal?.aborted ? aborted(false) : error;
+    }
   }
 }
 

@@ -6,6 +6,8 @@ export type Billing = "billed" | "free" | "refunded" | "by-code";
 
 export interface Paging {
   mode: "cursor" | "single-page";
+  /** The `data` field holding the page's items. */
+  items: string;
   request?: string;
   response?: string;
   hasMore?: string;

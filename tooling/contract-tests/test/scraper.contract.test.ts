@@ -154,10 +154,9 @@ describe("a full catalog walk per platform", () => {
       for (const creator of ["walker.one", "walker.two", "walker.three", "walker.four"]) {
         const pages: Array<{ size: number; cursor: unknown; charged: number }> = [];
         const posts = [];
-        for await (const post of client.walkPosts(platform as "shortvideo", creator, {
-          onPage: ({ data, meta }) => pages.push({ size: data.posts.length, cursor: data.next_cursor, charged: meta.creditsCharged }),
-        })) {
-          posts.push(post);
+        for await (const page of client.walkPages(platform as "shortvideo", creator)) {
+          pages.push({ size: page.data.posts.length, cursor: page.data.next_cursor, charged: page.meta.creditsCharged });
+          posts.push(...page.items);
         }
         expect(posts.length).toBe(pages.reduce((sum, page) => sum + page.size, 0));
         expect(new Set(posts.map((post) => `${post.platform}:${post.id}`)).size).toBe(posts.length);

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createScraperClient, type ScraperClient, type ScraperClientOptions } from "@content-scraper/client";
+import { validateResponses } from "@content-scraper/client/validate";
 import { type MockOptions, type RunningMock, startMock } from "@content-scraper/mock";
 import { validateResponse } from "@content-scraper/validators/scraper";
 
@@ -70,7 +71,7 @@ export function clientFor(mock: RunningMock, options: ScraperClientOptions = {})
   return createScraperClient({
     apiKey: freshKey(),
     baseUrl,
-    validateResponses: true,
+    validateResponses,
     fetch: checkingFetch(baseUrl),
     ...options,
     retry: { baseDelayMs: 1, maxDelayMs: 20, ...options.retry },

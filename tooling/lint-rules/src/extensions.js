@@ -33,13 +33,14 @@ const SHAPES = {
   'x-paging': object(
     {
       mode: { enum: ['cursor', 'single-page'] },
+      items: string,
       request: string,
       response: string,
       hasMore: string,
       start: string,
       pageSize: object({ min: integer, max: atLeastMin, exact: boolean }, ['max', 'exact']),
     },
-    ['mode'],
+    ['mode', 'items'],
   ),
   'x-enrichment': object({ transcript: boolean, comments: boolean, commentCap: integer }, ['transcript', 'comments']),
   'x-unknown-fields': { enum: ['ignore', 'reject'] },

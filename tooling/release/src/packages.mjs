@@ -8,6 +8,36 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
+/**
+ * The manifest as packed, with pnpm's rewrites applied (`workspace:^` → `^<version>`, `catalog:` → the pinned range).
+ * @param {string} tarball
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function packedManifest(tarball) {
+  const { stdout } = await run("tar", ["-xzOf", tarball, "package/package.json"], { maxBuffer: 16 * 1024 * 1024 });
+  return JSON.parse(stdout);
+}
+
+/**
+ * The tarballs `name` needs installed beside it: its own and those of the published packages it depends on, directly
+ * or through one another (dependencies only: an optional peer is the user's choice).
+ * @template {{ name: string, tarball: string }} P
+ * @param {string} name
+ * @param {P[]} packed
+ * @returns {Promise<P[]>}
+ */
+export async function withDependencies(name, packed) {
+  const needed = new Map();
+  const visit = async (/** @type {string} */ wanted) => {
+    const pkg = packed.find((p) => p.name === wanted);
+    if (!pkg || needed.has(wanted)) return;
+    needed.set(wanted, pkg);
+    for (const dependency of Object.keys((await packedManifest(pkg.tarball)).dependencies ?? {})) await visit(dependency);
+  };
+  await visit(name);
+  return [...needed.values()];
+}
+
 export const ROOT = resolve(import.meta.dirname, "../../..");
 
 /** @returns {{ name: string, version: string, dir: string, rel: string, manifest: Record<string, any> }[]} */

@@ -2,7 +2,7 @@
 // clean, and the metadata of design.md's "Packages" section present.
 import { describe, expect, inject, it } from "vitest";
 import { runAttw, runPublint } from "../src/checks.mjs";
-import { publishedPackages } from "../src/packages.mjs";
+import { packedManifest, publishedPackages } from "../src/packages.mjs";
 import manifest from "../package.json" with { type: "json" };
 import rootManifest from "../../../package.json" with { type: "json" };
 
@@ -61,6 +61,24 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     const { files } = tarball(name);
     expect(files).toContain("package.json");
     expect(files.filter((f) => /^(src|test|bench|scripts|node_modules)\//.test(f) || f.endsWith(".test.js"))).toEqual([]);
+  });
+
+  it("ships no source maps: they would point at src/, which is not shipped", () => {
+    expect(tarball(name).files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  });
+
+  // A version that is never published (0.0.0) in a sibling's range makes `npm install <tarball>` fail beside the
+  // sibling's own tarball, and from the registry.
+  it("has a real version, and depends on its siblings' released versions by caret ranges", async () => {
+    expect(m.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(m.version).not.toBe("0.0.0");
+    const packedDeps = await packedManifest(tarball(name).tarball);
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+      for (const [dependency, range] of Object.entries<string>(packedDeps[field] ?? {})) {
+        const sibling = packages.find((p) => p.name === dependency);
+        if (sibling) expect(range, `${field}.${dependency}`).toBe(`^${sibling.version}`);
+      }
+    }
   });
 
   it("is publint-clean (strict, suggestions included)", async () => {

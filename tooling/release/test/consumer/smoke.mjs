@@ -2,6 +2,7 @@
 // imported by its package name, does something real, offline.
 import assert from "node:assert/strict";
 import { createScraperClient, ScraperInputError } from "@content-scraper/client";
+import { validateResponses } from "@content-scraper/client/validate";
 import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
 import { startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
@@ -27,6 +28,9 @@ ok("validators: a valid and an invalid request");
 assert.throws(() => createScraperClient({ apiKey: "sk_live_abc", baseUrl: "http://127.0.0.1:9/api/v1" }), ScraperInputError);
 ok("client: a connect key is refused with ScraperInputError");
 
+assert.equal(validateResponses("shortvideoProfile", 200, { data: { username: "creator" } }).valid, false);
+ok("client/validate: drift caught");
+
 assert.throws(() => createConnectClient({ apiKey: "scrape_live_abc", baseUrl: "http://127.0.0.1:9/api/embed" }), ConnectInputError);
 assert.equal(createConnectClient({ apiKey: "sk_test_abc", baseUrl: "http://127.0.0.1:9/api/embed" }).environment, "sandbox");
 ok("connect: environment from the key");
@@ -38,10 +42,10 @@ ok("platform, platform/oauth, runtime: entries load");
 
 const mock = await startMock({ port: 0, timeScale: 0 });
 try {
-  const scraper = createScraperClient({ apiKey: "scrape_live_consumer", baseUrl: mock.baseUrls.scraper });
+  const scraper = createScraperClient({ apiKey: "scrape_live_consumer", baseUrl: mock.baseUrls.scraper, validateResponses });
   const { data } = await scraper.profile("shortvideo", "creator");
   assert.ok(data);
-  ok(`mock: startMock on ${mock.url}, one profile through the client`);
+  ok(`mock: startMock on ${mock.url}, one profile through the client, validated`);
 } finally {
   await mock.close();
 }

@@ -1,5 +1,7 @@
-// Type-checked with tsc --noEmit (module NodeNext) against the installed tarballs' declarations.
-import { createScraperClient, type ScraperInputError } from "@content-scraper/client";
+// Type-checked with tsc --noEmit against the installed tarballs' declarations, as a Node-only project does (module
+// NodeNext, lib ES2023 without DOM, skipLibCheck off).
+import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
+import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
 import { type MockOptions, startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
@@ -16,7 +18,8 @@ const wait: number | undefined = retryAfterMs(new Headers());
 
 export async function run(): Promise<string> {
   const mock = await startMock(options);
-  const scraper = createScraperClient({ apiKey: "scrape_live_x", baseUrl: mock.baseUrls.scraper });
+  const validator: ResponseValidator = validateResponses;
+  const scraper = createScraperClient({ apiKey: "scrape_live_x", baseUrl: mock.baseUrls.scraper, validateResponses: validator });
   const { data } = await scraper.profile("shortvideo", "creator");
   await mock.close();
   const error: ScraperInputError | undefined = undefined;

@@ -1,0 +1,196 @@
+import { inspect } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createScraperClient,
+  memoryBudgetStore,
+  type RequestEvent,
+  type ResponseEvent,
+  type RetryEvent,
+  ScraperApiError,
+  ScraperBudgetError,
+  type ScraperHooks,
+  ScraperInputError,
+} from "../src/index.js";
+import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
+
+const apiKey = "scrape_live_pipeline_0123456789";
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer();
+});
+afterAll(() => server.close());
+
+const profile = { username: "c", display_name: "c", follower_count: 1 };
+const page = (ids: string[], next?: string) => ({ posts: ids.map((id) => ({ id, platform: "shortvideo" })), profile_pictures: {}, ...(next ? { next_cursor: next } : {}) });
+
+/** Hooks that record every event, in order, as `kind name attempt`. */
+function recorder() {
+  const events: string[] = [];
+  const hooks: ScraperHooks = {
+    onRequest: (event: RequestEvent) => events.push(`request ${event.name} ${event.attempt}`),
+    onResponse: (event: ResponseEvent) => events.push(`response ${event.name} ${event.attempt} ${event.status}${event.final ? " final" : ""}`),
+    onRetry: (event: RetryEvent) => events.push(`retry ${event.name} ${event.attempt} ${event.reason}`),
+    onError: (event) => events.push(`error ${event.name} ${event.error.name}`),
+  };
+  return { events, hooks };
+}
+
+const client = (options: Parameters<typeof createScraperClient>[0] = {}) =>
+  createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
+
+describe("hooks see every request, whichever door", () => {
+  it("every attempt of a method, retries included, and the error it ends with", async () => {
+    server.script(fail(502, "UPSTREAM_ERROR"), fail(502, "UPSTREAM_ERROR"), fail(404, "PROFILE_NOT_FOUND"));
+    const { events, hooks } = recorder();
+    await expect(client({ hooks }).profile("shortvideo", "gone")).rejects.toBeInstanceOf(ScraperApiError);
+    expect(events).toEqual([
+      "request shortvideoProfile 1",
+      "response shortvideoProfile 1 502",
+      "retry shortvideoProfile 1 UPSTREAM_ERROR",
+      "request shortvideoProfile 2",
+      "response shortvideoProfile 2 502",
+      "retry shortvideoProfile 2 UPSTREAM_ERROR",
+      "request shortvideoProfile 3",
+      "response shortvideoProfile 3 404 final",
+      "error shortvideoProfile ScraperApiError",
+    ]);
+  });
+
+  it("every page of a walk and every api call; several hook objects are called in order", async () => {
+    server.script(ok(page(["1"], "c1")), ok(page(["2"])), ok(profile));
+    const first = recorder();
+    const second = recorder();
+    const scraper = client({ hooks: [first.hooks, second.hooks] });
+    for await (const _post of scraper.walkPosts("shortvideo", "creator"));
+    await scraper.api.POST("/scrape/videosite/profile", { body: { username: "c" } });
+    const expected = [
+      "request shortvideoPosts 1",
+      "response shortvideoPosts 1 200 final",
+      "request shortvideoPosts 1",
+      "response shortvideoPosts 1 200 final",
+      "request videositeProfile 1",
+      "response videositeProfile 1 200 final",
+    ];
+    expect(first.events).toEqual(expected);
+    expect(second.events).toEqual(expected);
+  });
+
+  it("hook events carry the operation and platform, never the key", async () => {
+    server.script(ok(profile));
+    const seen: unknown[] = [];
+    await client({ hooks: { onRequest: (event) => seen.push(event), onResponse: (event) => seen.push(event) } }).profile("microblog", "c");
+    expect(seen[0]).toMatchObject({ details: { operationId: "microblogProfile", platform: "microblog" }, method: "POST", pacingWaitMs: 0 });
+    expect(seen[1]).toMatchObject({ status: 200, final: true });
+    for (const event of seen) expect(inspect(event, { depth: 5 })).not.toContain(apiKey);
+  });
+
+  it("refuses a hook that is not a function, naming it", () => {
+    expect(() => client({ hooks: { onRequest: "log" as never } })).toThrow(expect.objectContaining({ field: "hooks.onRequest" }));
+  });
+});
+
+describe("per-call options and derived clients", () => {
+  it("maxRetries and headers per call; the key cannot be replaced by a header", async () => {
+    server.script(fail(502, "UPSTREAM_ERROR"));
+    await expect(client().profile("shortvideo", "c", { maxRetries: 1, headers: { "x-trace": "t1", "X-Api-Key": "scrape_live_other" } })).rejects.toBeInstanceOf(ScraperApiError);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((request) => [request.headers["x-trace"], request.headers["x-api-key"]])).toEqual([
+      ["t1", apiKey],
+      ["t1", apiKey],
+    ]);
+  });
+
+  it("withOptions derives a client with other defaults that shares the ledger", async () => {
+    server.script(fail(502, "UPSTREAM_ERROR"));
+    const base = client();
+    const once = base.withOptions({ maxRetries: 0, headers: { "x-job": "nightly" } });
+    await expect(once.profile("shortvideo", "c")).rejects.toBeInstanceOf(ScraperApiError);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.headers["x-job"]).toBe("nightly");
+    expect(base.usage).toMatchObject({ requests: 1, attempts: 1, retries: 0 });
+    expect(() => base.withOptions({ timeoutMs: -1 })).toThrow(ScraperInputError);
+  });
+
+  it("a result carries status, headers, attempts and elapsed time beside data and meta", async () => {
+    server.script(fail(502, "UPSTREAM_ERROR"), ok(profile));
+    const { data, meta, response } = await client().profile("shortvideo", "c");
+    expect(data).toEqual(profile);
+    expect(meta.requestId).toBe("req_ok");
+    expect(response.status).toBe(200);
+    expect(response.attempts).toBe(2);
+    expect(response.headers.get("x-scraper-credits-charged")).toBe("1");
+    expect(response.elapsedMs).toBeGreaterThan(0);
+  });
+});
+
+describe("the ledger", () => {
+  it("counts credits, requests, attempts and retries over every door", async () => {
+    server.script(ok(profile, { charged: 1 }), fail(502, "UPSTREAM_ERROR"), ok(profile, { charged: 1 }), fail(404, "PROFILE_NOT_FOUND", {}, { "x-scraper-credits-charged": "1" }), ok(profile, { charged: 3 }));
+    const scraper = client();
+    await scraper.profile("shortvideo", "a");
+    await scraper.profile("shortvideo", "b");
+    await expect(scraper.profile("shortvideo", "gone")).rejects.toBeInstanceOf(ScraperApiError);
+    await scraper.api.POST("/scrape/shortvideo/profile", { body: { username: "c" } });
+    expect(scraper.usage).toEqual({ creditsCharged: 1 + 1 + 1 + 3, requests: 4, attempts: 5, retries: 1, pacingWaitMs: 0 });
+  });
+
+  it("never counts an answer that is not the service's as billed: a framework 404, a proxy's page", async () => {
+    const frameworkNotFound = plain(404, "Cannot POST /api/v1/scrape/shortvideo/profile");
+    server.script(frameworkNotFound);
+    const scraper = client();
+    const error = (await scraper.profile("shortvideo", "c").catch((thrown: unknown) => thrown)) as ScraperApiError;
+    expect(error).toMatchObject({ status: 404, code: undefined, billed: false, creditsCharged: undefined });
+    server.script(fail(404, "PROFILE_NOT_FOUND", { request_id: undefined }, { "x-scraper-credits-charged": "1" }));
+    const anonymous = (await scraper.profile("shortvideo", "c").catch((thrown: unknown) => thrown)) as ScraperApiError;
+    expect(anonymous).toMatchObject({ code: "PROFILE_NOT_FOUND", billed: false });
+    expect(scraper.usage.creditsCharged).toBe(0);
+  });
+});
+
+describe("a credit budget shared by every call", () => {
+  it("refuses the call that would pass it before sending, with a typed error; audience reserves 25", async () => {
+    server.script(ok(profile, { charged: 1 }));
+    const scraper = client({ budget: { maxCredits: 25 } });
+    await scraper.profile("shortvideo", "a");
+    const error = (await scraper.audience("shortvideo", "a").catch((thrown: unknown) => thrown)) as ScraperBudgetError;
+    expect(error).toBeInstanceOf(ScraperBudgetError);
+    expect(error.budget).toEqual({ maxCredits: 25, spent: 1, reserved: 0, needed: 25 });
+    expect(server.requests).toHaveLength(1);
+    expect(await scraper.budgetState()).toEqual({ maxCredits: 25, spent: 1, reserved: 0 });
+  });
+
+  it("holds across concurrent calls, walks and derived clients: spent plus reserved never passes it", async () => {
+    server.script(async (request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { cursor } = JSON.parse(request.body) as { cursor?: string };
+      ok(page([cursor ?? "0"], `${Number(cursor ?? 0) + 1}`))(request, response);
+    });
+    const scraper = client({ budget: { maxCredits: 10 } });
+    const derived = scraper.withOptions({ timeoutMs: 5_000 });
+    const walks = [scraper.walkPosts("shortvideo", "a"), derived.walkPosts("shortvideo", "b"), scraper.walkPosts("shortvideo", "c")];
+    const outcomes = await Promise.allSettled(walks.map(async (walk) => {
+      for await (const _post of walk);
+    }));
+    expect(outcomes.every((outcome) => outcome.status === "rejected" && outcome.reason instanceof ScraperBudgetError)).toBe(true);
+    expect(server.requests).toHaveLength(10);
+    expect(scraper.usage.creditsCharged).toBe(10);
+    expect(walks.reduce((sum, walk) => sum + walk.state.creditsCharged, 0)).toBe(10);
+    expect(await derived.budgetState()).toEqual({ maxCredits: 10, spent: 10, reserved: 0 });
+  });
+
+  it("settles a refunded error at zero, and shares a store between clients", async () => {
+    server.script(fail(502, "UPSTREAM_ERROR"));
+    const store = memoryBudgetStore();
+    const a = client({ budget: { maxCredits: 1, store }, retry: { maxRetries: 0 } });
+    const b = client({ budget: { maxCredits: 1, store } });
+    await expect(a.profile("shortvideo", "c")).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    server.script(ok(profile, { charged: 1 }));
+    await b.profile("shortvideo", "c");
+    await expect(a.profile("shortvideo", "c")).rejects.toBeInstanceOf(ScraperBudgetError);
+  });
+
+  it("refuses an unusable budget, naming the field", () => {
+    expect(() => client({ budget: { maxCredits: 2.5 } })).toThrow(expect.objectContaining({ field: "budget.maxCredits" }));
+    expect(() => client({ budget: { maxCredits: 5, store: {} as never } })).toThrow(expect.objectContaining({ field: "budget.store" }));
+  });
+});

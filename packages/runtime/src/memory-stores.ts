@@ -1,0 +1,88 @@
+import type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+  pausedUntil: number;
+}
+
+const capacityOf = (limit: BucketLimit) => Math.max(1, (limit.requestsPerMinute * limit.burstSeconds) / 60);
+
+/**
+ * Token buckets in this process's memory, one per key: the default store, shared by every client given the same
+ * instance. `now` is a monotonic clock in milliseconds.
+ */
+export function memoryRateLimitStore(now: () => number = () => performance.now()): RateLimitStore {
+  const buckets = new Map<string, Bucket>();
+  const refilled = (key: string, limit: BucketLimit): Bucket => {
+    const at = now();
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0 };
+      buckets.set(key, bucket);
+    } else if (at > bucket.updatedAt) {
+      bucket.tokens = Math.min(capacityOf(limit), bucket.tokens + ((at - bucket.updatedAt) * limit.requestsPerMinute) / 60_000);
+      bucket.updatedAt = at;
+    }
+    return bucket;
+  };
+  return {
+    take(key, limit) {
+      const bucket = refilled(key, limit);
+      const paused = bucket.pausedUntil - now();
+      if (paused > 0) return Math.ceil(paused);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return 0;
+      }
+      return Math.ceil(((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
+    },
+    correct(key, limit, remaining) {
+      const bucket = refilled(key, limit);
+      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), remaining)));
+    },
+    pause(key, limit, ms) {
+      const bucket = refilled(key, limit);
+      const until = now() + Math.max(0, ms);
+      bucket.tokens = 0;
+      // No refill while paused: the bucket starts filling again when the pause ends.
+      bucket.updatedAt = Math.max(bucket.updatedAt, until);
+      bucket.pausedUntil = Math.max(bucket.pausedUntil, until);
+    },
+  };
+}
+
+/** Credit budgets in this process's memory, one per key: the default store of a client's `budget`. */
+export function memoryBudgetStore(): CreditBudgetStore {
+  const budgets = new Map<string, { spent: number; reservations: Map<string, number> }>();
+  let next = 0;
+  const budget = (key: string) => {
+    let found = budgets.get(key);
+    if (!found) {
+      found = { spent: 0, reservations: new Map() };
+      budgets.set(key, found);
+    }
+    return found;
+  };
+  const reserved = (key: string) => {
+    let total = 0;
+    for (const credits of budget(key).reservations.values()) total += credits;
+    return total;
+  };
+  return {
+    reserve(key, credits, maxCredits): CreditReservation | undefined {
+      const found = budget(key);
+      if (found.spent + reserved(key) + credits > maxCredits) return undefined;
+      const id = String(++next);
+      found.reservations.set(id, credits);
+      return { id, credits };
+    },
+    settle(key, reservation, charged) {
+      const found = budget(key);
+      if (found.reservations.delete(reservation.id)) found.spent += charged;
+    },
+    state(key): BudgetState {
+      return { spent: budget(key).spent, reserved: reserved(key) };
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// Compiled and run in a Node-only project where only the client's tarball and those of its dependencies are installed:
+// the key and base URL come from SCRAPER_API_KEY and SCRAPER_BASE_URL (the sandbox the test started).
+import { createScraperClient, type ProfileData, type ScraperResult } from "@content-scraper/client";
+
+const scraper = createScraperClient();
+const { data, meta }: ScraperResult<ProfileData<"shortvideo">> = await scraper.profile("shortvideo", "creator");
+console.log(JSON.stringify({ username: data.username, creditsCharged: meta.creditsCharged }));
