@@ -11,6 +11,7 @@ export { RedisBudgetStore } from "./budget.js";
 export { RedisStoreError, RedisStoreInputError, RedisStoreUnavailableError } from "./errors.js";
 export { RedisRateLimitStore } from "./rate-limit.js";
 
+/** The options of `createRedisStores`. */
 export interface RedisStoresOptions {
   /** An ioredis client (which `close()` leaves open), or a `redis://` / `rediss://` URL (a connection the stores own). */
   redis: Redis | string;
@@ -18,7 +19,8 @@ export interface RedisStoresOptions {
   prefix?: string;
   /**
    * How long a credit reservation may stay unsettled before it is released, presumed abandoned by a worker that died.
-   * Default 15 minutes: longer than any call of the client lasts with its retries and `Retry-After` waits.
+   * Default 30 minutes: longer than a call of the client lasts with its default retries (4, each wait at most 5
+   * minutes), so a live call's hold is not released under it.
    */
   reservationTtlMs?: number;
   /** How long to wait for Redis before it counts as unreachable. Default 2 000 ms. */
@@ -35,6 +37,7 @@ export interface RedisStoresOptions {
   onRecovered?: () => void;
 }
 
+/** What `createRedisStores` answers: the two stores, to pass to the client's `rateLimit` and `budget`, and `close`. */
 export interface RedisStores {
   rateLimit: RedisRateLimitStore;
   budget: RedisBudgetStore;
@@ -47,7 +50,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   if (typeof options !== "object" || options === null) throw inputError("options", "createRedisStores needs { redis }.");
   const prefix = options.prefix ?? "content-scraper";
   if (typeof prefix !== "string" || prefix === "") throw inputError("prefix", "prefix must be a non-empty string.");
-  const reservationTtlMs = checkNumber("reservationTtlMs", options.reservationTtlMs, 15 * 60_000, { positive: true }, inputError);
+  const reservationTtlMs = checkNumber("reservationTtlMs", options.reservationTtlMs, 30 * 60_000, { positive: true }, inputError);
   const commandTimeoutMs = checkNumber("commandTimeoutMs", options.commandTimeoutMs, 2_000, { positive: true }, inputError);
   const workers = options.fallback && requiredNumber("fallback.workers", options.fallback.workers, { positive: true, integer: true });
   const owned = typeof options.redis === "string";
@@ -59,7 +62,10 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     rateLimit: new RedisRateLimitStore(connection, prefix, workers ? new LocalShare(workers) : undefined),
     budget: new RedisBudgetStore(connection, prefix, reservationTtlMs),
     async close() {
-      if (owned) await redis.quit().catch(() => redis.disconnect());
+      if (!owned) return;
+      // QUIT lets the commands sent finish; a connection that is down has none to finish, and would queue QUIT.
+      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
     },
   };
 }

@@ -1,9 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { startRedis } from "./redis-server.mjs";
 
-let server: RedisServer;
+let server: Awaited<ReturnType<typeof startRedis>>;
 const opened: RedisStores[] = [];
 const budgets = (count = 1, reservationTtlMs?: number) =>
   Array.from({ length: count }, () => {

@@ -1,10 +1,10 @@
 import { inspect } from "node:util";
 import { afterEach, expect, it } from "vitest";
 import { createRedisStores, RedisStoreUnavailableError, type RedisStores } from "../src/index.js";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { startRedis } from "./redis-server.mjs";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let server: RedisServer | undefined;
+let server: Awaited<ReturnType<typeof startRedis>> | undefined;
 let stores: RedisStores | undefined;
 afterEach(async () => {
   await stores?.close();
@@ -79,4 +79,14 @@ it("counts a Redis that stops answering as unreachable after commandTimeoutMs, a
   await expect(stores.budget.state("k")).rejects.toBeInstanceOf(RedisStoreUnavailableError);
   server.thaw();
   await expect.poll(() => stores?.budget.state("k").catch(() => undefined), { timeout: 5000, interval: 100 }).toEqual({ spent: 7, reserved: 0 });
+});
+
+it("closes its own connection while Redis is down, without waiting for it", async () => {
+  server = await startRedis();
+  const own = createRedisStores({ redis: server.url });
+  expect(await own.rateLimit.take("k", limit)).toBe(0);
+  await server.kill();
+  await expect(own.rateLimit.take("k", limit)).rejects.toBeInstanceOf(RedisStoreUnavailableError);
+  await own.close();
+  await expect(own.rateLimit.take("k", limit)).rejects.toBeInstanceOf(RedisStoreUnavailableError);
 });

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { startRedis } from "./redis-server.mjs";
 
-let server: RedisServer;
+let server: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {
   server = await startRedis();
 });

@@ -1,9 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
-import { type RedisServer, startRedis } from "./redis-server.js";
+import { startRedis } from "./redis-server.mjs";
 
-let server: RedisServer;
+let server: Awaited<ReturnType<typeof startRedis>>;
 let admin: Redis;
 const opened: RedisStores[] = [];
 const stores = (count = 1) => Array.from({ length: count }, () => {

@@ -7,6 +7,7 @@ import { ConnectInputError, createConnectClient } from "@content-scraper/connect
 import { startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
 import * as oauth from "@content-scraper/platform/oauth";
+import { createRedisStores, RedisStoreInputError } from "@content-scraper/redis-store";
 import { retryAfterMs } from "@content-scraper/runtime";
 import scraperDescription from "@content-scraper/spec/scraper.json" with { type: "json" };
 import { isRequest, validateRequest } from "@content-scraper/validators";
@@ -39,6 +40,9 @@ assert.equal(typeof createPlatformClient, "function");
 assert.equal(typeof oauth, "object");
 assert.equal(retryAfterMs(new Headers({ "retry-after": "3" })), 3000);
 ok("platform, platform/oauth, runtime: entries load");
+
+assert.throws(() => createRedisStores({ redis: "http://127.0.0.1:9" }), (error) => error instanceof RedisStoreInputError && error.field === "redis");
+ok("redis-store: an address that is not redis:// is refused with RedisStoreInputError");
 
 const mock = await startMock({ port: 0, timeScale: 0 });
 try {
