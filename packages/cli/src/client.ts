@@ -24,7 +24,7 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
   return createScraperClient({
     apiKey,
     baseUrl,
-    rateLimit: { ...(options.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.requestsPerMinute }), store: stores.rateLimit },
+    rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
     ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
   });
 }

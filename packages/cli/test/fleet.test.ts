@@ -3,11 +3,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // The redis-store package's own harness: a real redis-server on a free loopback port, without persistence.
-import { type RedisServer, startRedis } from "../../redis-store/test/redis-server.js";
+import { startRedis } from "../../redis-store/test/redis-server.mjs";
 import { creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
 
 let mock: RunningMock;
-let redis: RedisServer;
+let redis: Awaited<ReturnType<typeof startRedis>>;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   mock = await startSandbox("fleet");

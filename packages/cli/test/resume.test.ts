@@ -28,22 +28,22 @@ describe("resuming an export", () => {
   test("killed with SIGKILL three times at random moments, it finishes with every post once and every credit accounted for", async () => {
     const { path, creators } = await creatorsFile(dir.path, 60, "killed");
     const out = `${dir.path}/killed`;
-    const kills: number[] = [];
+    const kills: string[] = [];
     // Pages that take 50 ms stretch the export to a few seconds, so each kill lands in the middle of it.
     await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.05, count: 100_000 });
     for (let kill = 0; kill < 3; kill++) {
       const before = (await ledger(mock)).requests;
       const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
       // Wait for this run's first request, then a random moment: mid-request, mid-write, between pages.
-      while ((await ledger(mock)).requests === before) await sleep(10);
-      const delay = Math.floor(Math.random() * 1500);
-      kills.push(delay);
+      while ((await ledger(mock)).requests === before && child.exitCode === null) await sleep(10);
+      const delay = Math.floor(Math.random() * 800);
       await sleep(delay);
-      process.kill(-(child.pid as number), "SIGKILL");
-      await child.result;
+      if (child.exitCode === null) process.kill(-(child.pid as number), "SIGKILL");
+      const killed = await child.result;
+      kills.push(`${delay} ms (${killed.signal ?? `exit ${killed.code}: ${killed.stderr}`})`);
     }
     const last = await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-    expect(last.code, `${last.stderr} (kills after ${kills.join(", ")} ms)`).toBe(0);
+    expect(last.code, `${last.stderr} (kills: ${kills.join(", ")})`).toBe(0);
 
     const whole = `${dir.path}/whole`;
     expect((await runCli(exportArgs(reference, path, whole, ["--concurrency", "6"]))).code).toBe(0);

@@ -1,5 +1,4 @@
-import { type Platform, postKey, ScraperApiError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
-import { ScraperAbortError, ScraperBudgetError } from "../pending-client.js"; // TEMPORARY
+import { type Platform, postKey, ScraperAbortError, ScraperApiError, ScraperBudgetError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
 import { type Checkpoint, type CheckpointStore, freshCheckpoint, isSettled } from "./checkpoint.js";
 import { type CreatorOutput, creatorFile, type ExportLine, openCreatorOutput } from "./output.js";
 
@@ -79,7 +78,7 @@ async function walkCreator(
   const walk = client.walkPages(platform, creator, { cursor: current().cursor, signal });
   for await (const page of walk) {
     const lines: ExportLine[] = [];
-    for (const post of page.posts) {
+    for (const post of page.items) {
       const key = postKey(post);
       if (output.seen.has(key)) continue;
       output.seen.add(key);
