@@ -1,4 +1,4 @@
-import { createScraperClient, type ScraperClient } from "@content-scraper/client";
+import { createScraperClient, type Platform, type ScraperClient } from "@content-scraper/client";
 import type { CreditBudgetStore, RateLimitStore } from "@content-scraper/runtime";
 import { UsageError } from "./usage-error.js";
 
@@ -27,4 +27,13 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
     rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
     ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
   });
+}
+
+/**
+ * Refuses a platform without a posts listing before an export starts (a `ScraperInputError` naming the field), rather
+ * than failing every creator: building a walk applies the client's own check and sends nothing.
+ */
+export function checkPlatform(client: ScraperClient, platform: string): Platform {
+  client.walkPages(platform as Platform, "");
+  return platform as Platform;
 }

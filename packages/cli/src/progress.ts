@@ -80,6 +80,7 @@ function barReporter(stream: NodeJS.WriteStream): Reporter {
       stream,
       format: "{bar} {value}/{total} creators | {posts} posts | {credits} credits, {remaining} left | {pacing} | ETA {eta_formatted}",
       hideCursor: true,
+      barsize: 20,
       etaBuffer: 50,
       fps: 5,
     },

@@ -71,3 +71,18 @@ describe("content-scraper export on one machine", () => {
     expect(result.code).toBe(1);
   });
 });
+
+describe("on a terminal", () => {
+  test("a progress bar shows creators done of total, posts, credits spent and left, pacing and an ETA", async () => {
+    await mock.reset();
+    const { path } = await creatorsFile(dir.path, 4, "tty");
+    const { bin, fastRate } = await import("./harness.js");
+    const { execFile } = await import("node:child_process");
+    const { promisify } = await import("node:util");
+    // script(1) runs the command on a pseudo-terminal: stderr is a TTY there.
+    const command = [process.execPath, bin, ...exportArgs(mock, path, `${dir.path}/tty`, ["--max-credits", "500", "--requests-per-minute", String(fastRate)])].join(" ");
+    const { stdout } = await promisify(execFile)("script", ["-qec", command, "/dev/null"], { env: { ...process.env, SCRAPER_API_KEY: "scrape_live_cli_tests", COLUMNS: "200" } });
+    expect(stdout).toMatch(/[░█]{20} \d\/4 creators \| \d+ posts \| \d+ credits, \d+ budget, \d+ balance left \| rate \d+\/\d+, paced \d+\.\d s \| ETA/);
+    expect(stdout).toMatch(/export complete: 4\/4 creators done/);
+  });
+});

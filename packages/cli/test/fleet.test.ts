@@ -91,3 +91,25 @@ describe("content-scraper export --redis (a BullMQ fleet)", () => {
     expect(sandbox.credits).toBeGreaterThanOrEqual(manifest.creditsCharged);
   });
 });
+
+describe("a fleet's budget", () => {
+  test("--max-credits is one budget for every worker, in Redis: the fleet stops within it, exit 3, and a larger one finishes", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 30, "frugal");
+    const out = `${dir.path}/frugal`;
+    const fleet = ["--redis", redis.url, "--workers", "3", "--concurrency", "2"];
+    const stopped = await runCli(exportArgs(mock, path, out, [...fleet, "--max-credits", "40"]));
+    expect(stopped.code, stopped.stderr).toBe(3);
+    let manifest = await readManifest(out);
+    expect(manifest.stoppedBecause).toBe("maxCredits");
+    expect(manifest.creditsCharged).toBeLessThanOrEqual(40);
+    expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
+
+    const finished = await runCli(exportArgs(mock, path, out, [...fleet, "--max-credits", "1000"]));
+    expect(finished.code, finished.stderr).toBe(0);
+    manifest = await readManifest(out);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
+    expect((await readExport(out)).duplicates).toEqual([]);
+  });
+});

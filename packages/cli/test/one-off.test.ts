@@ -1,6 +1,6 @@
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runCli, startSandbox } from "./harness.js";
+import { creatorsFile, runCli, startSandbox, tempDir } from "./harness.js";
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -48,6 +48,12 @@ describe("one-off calls and the command line", () => {
     const badPlatform = await runCli(["profile", "nowhere", "maya.bakes", "--base-url", mock.baseUrls.scraper]);
     expect(badPlatform.code).toBe(2);
     expect(badPlatform.stderr).toMatch(/platform/);
+    const dir = await tempDir();
+    const { path } = await creatorsFile(dir.path, 1);
+    const exportPlatform = await runCli(["export", "--platform", "nowhere", "--creators", path, "--out", `${dir.path}/out`, "--base-url", mock.baseUrls.scraper]);
+    await dir.remove();
+    expect(exportPlatform.code).toBe(2);
+    expect(exportPlatform.stderr).toMatch(/platform "nowhere" has no posts operation/);
     expect((await mock.log()).length).toBe(before);
   });
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Platform } from "@content-scraper/client";
-import { type ConnectionOptions, scraperClient } from "../client.js";
+import { type ConnectionOptions, checkPlatform, scraperClient } from "../client.js";
 import { readCreators } from "../creators.js";
 import { exportExitCode } from "../exit-codes.js";
 import { createReporter, type ReporterKind } from "../progress.js";
@@ -25,6 +25,8 @@ export function journalPath(out: string, platform: string): string {
 /** `content-scraper export` on this machine: checkpoints in a journal file, pacing and budget in memory. */
 export async function exportLocal(args: ExportArguments): Promise<number> {
   const creators = await readCreators(args.creators);
+  // Key, address and platform checked before anything is written.
+  checkPlatform(scraperClient(args), args.platform);
   const store = await openJournal(journalPath(args.out, args.platform));
   try {
     // The budget counts what earlier runs of this export were charged.

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Queue } from "bullmq";
+import { checkPlatform, scraperClient } from "../client.js";
 import { readCreators } from "../creators.js";
 import { exportExitCode } from "../exit-codes.js";
 import { type Checkpoint, isSettled } from "../export/checkpoint.js";
@@ -26,6 +27,8 @@ const bin = fileURLToPath(new URL("../bin.js", import.meta.url));
  */
 export async function exportFleet(args: FleetArguments): Promise<number> {
   const creators = await readCreators(args.creators);
+  // The workers build their clients from the same environment: check it here, before anything is queued.
+  checkPlatform(scraperClient(args), args.platform);
   const redis = await connectRedis(args.redis);
   const id = exportId(args.platform, args.out, creators);
   const keys = exportKeys(id);
