@@ -7,6 +7,8 @@ export interface ConnectionOptions {
   baseUrl?: string | undefined;
   /** Client-side pacing, requests per minute; `undefined` keeps the description's default. */
   requestsPerMinute?: number | undefined;
+  /** Retries of a refunded or rate-limited answer before the creator counts as failed; `undefined` keeps the client's. */
+  maxRetries?: number | undefined;
 }
 
 export interface ClientStores {
@@ -25,6 +27,7 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
     apiKey,
     baseUrl,
     rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
+    retry: { maxRetries: options.maxRetries },
     ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
   });
 }

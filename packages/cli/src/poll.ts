@@ -4,6 +4,7 @@ import { type ConnectionOptions, scraperClient } from "./client.js";
 import { readCreators } from "./creators.js";
 import { exitCodes } from "./exit-codes.js";
 import type { Checkpoint } from "./export/checkpoint.js";
+import { isAccountCode } from "./export/creator.js";
 import { openJournal } from "./export/journal.js";
 import { journalPath } from "./export/local.js";
 import { creatorFile, type ExportLine, openCreatorOutput } from "./export/output.js";
@@ -62,7 +63,7 @@ export async function poll(args: PollArguments): Promise<number> {
     while (next < exported.length && stop === undefined) {
       const result = await pollOne(exported[next++] as Checkpoint);
       results.push(result);
-      if (result.error?.code === "INSUFFICIENT_SCRAPER_CREDITS" || result.error?.code === "UNAUTHORIZED") stop = result.error.code;
+      if (isAccountCode(result.error?.code)) stop = result.error?.code;
       const outcome = result.error ? `failed ${result.error.code}` : `${result.newPosts} new posts`;
       print(`${result.creator}: ${outcome}, ${result.creditsCharged} credits`, { event: "creator", ...result });
     }

@@ -32,12 +32,14 @@ Exit status:
 interface CommonOptions {
   baseUrl?: string;
   requestsPerMinute?: number;
+  maxRetries?: number;
 }
 
 const withConnection = (command: Command) =>
   command
     .option("--base-url <url>", "the scraper base address, ending in /api/v1 (default: $SCRAPER_BASE_URL)")
-    .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1));
+    .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1))
+    .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0));
 
 /** The `content-scraper` program: argument parsing only; every rule lives in the client. */
 export function buildProgram(setExitCode: (code: number) => void): Command {

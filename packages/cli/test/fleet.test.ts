@@ -92,6 +92,22 @@ describe("content-scraper export --redis (a BullMQ fleet)", () => {
   });
 });
 
+describe("a fleet's retries", () => {
+  test("a refunded failure the client gave up on (--max-retries 0) is retried as a BullMQ job, free, until the creator is done", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 6, "retried");
+    const out = `${dir.path}/retried`;
+    await mock.inject({ operation: "shortvideoProfile", status: 502, count: 3 });
+    const result = await runCli(exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "2", "--max-retries", "0"]));
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = await readManifest(out);
+    const log = await mock.log({ operation: "shortvideoProfile" });
+    expect(log.filter((entry) => entry.status === 502).map((entry) => entry.creditsCharged)).toEqual([0, 0, 0]);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
+  });
+});
+
 describe("a fleet's budget", () => {
   test("--max-credits is one budget for every worker, in Redis: the fleet stops within it, exit 3, and a larger one finishes", async () => {
     await mock.reset();

@@ -1,4 +1,4 @@
-import { type Platform, postKey, ScraperAbortError, ScraperApiError, ScraperBudgetError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
+import { type ErrorCode, type Platform, postKey, ScraperAbortError, ScraperApiError, ScraperBudgetError, type ScraperClient, type ScraperMeta } from "@content-scraper/client";
 import { type Checkpoint, type CheckpointStore, freshCheckpoint, isSettled } from "./checkpoint.js";
 import { type CreatorOutput, creatorFile, type ExportLine, openCreatorOutput } from "./output.js";
 
@@ -16,10 +16,16 @@ export interface ExportContext {
   onProgress?: ((checkpoint: Checkpoint, meta: ScraperMeta | undefined) => void) | undefined;
 }
 
-/** Answers that stop the whole export, not one creator: no credits left (402), a key refused (401), the budget spent. */
+/** Answers about the account, not the creator: no credits left (402) or the key refused (401). */
+const accountCodes: readonly string[] = ["INSUFFICIENT_SCRAPER_CREDITS", "UNAUTHORIZED"] satisfies ErrorCode[];
+
+export function isAccountCode(code: string | undefined): boolean {
+  return code !== undefined && accountCodes.includes(code);
+}
+
+/** A creator's end that stops the whole export: an account answer, or the budget spent. */
 export function stopsExport(checkpoint: Checkpoint): boolean {
-  const reason = checkpoint.stoppedBecause;
-  return reason === "maxCredits" || reason === "INSUFFICIENT_SCRAPER_CREDITS" || reason === "UNAUTHORIZED";
+  return checkpoint.stoppedBecause === "maxCredits" || isAccountCode(checkpoint.stoppedBecause);
 }
 
 /**
@@ -110,7 +116,7 @@ function ended(checkpoint: Checkpoint, error: unknown): Checkpoint {
   if (error instanceof ScraperBudgetError) return { ...checkpoint, status: "stopped", stoppedBecause: "maxCredits" };
   if (error instanceof ScraperApiError) {
     const code = error.code ?? `HTTP_${error.status}`;
-    const stopped = code === "INSUFFICIENT_SCRAPER_CREDITS" || code === "UNAUTHORIZED";
+    const stopped = isAccountCode(code);
     return {
       ...checkpoint,
       status: stopped ? "stopped" : "failed",

@@ -56,8 +56,8 @@ export async function runExport(options: RunOptions): Promise<string> {
   const chargedBefore = [...saved.values()].reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, 0);
   let stopReason: string | undefined;
   const totals: Totals = { done: options.creators.length - pending.length, posts: 0, creditsCharged: 0, pacingWaitMs: 0 };
-  const charged = new Map<string, number>();
-  const posts = new Map<string, number>();
+  // Each creator's latest checkpoint of this run, so the totals move by what each page added.
+  const latest = new Map<string, Checkpoint>(saved);
   reporter.start(options.creators.length, totals.done);
 
   const context: ExportContext = {
@@ -68,11 +68,10 @@ export async function runExport(options: RunOptions): Promise<string> {
     signal: interruption.signal,
     stopping: () => stopReason !== undefined || interruption.stopping(),
     onProgress: (checkpoint: Checkpoint, meta: ScraperMeta | undefined) => {
-      const before = saved.get(checkpoint.creator);
-      charged.set(checkpoint.creator, checkpoint.creditsCharged - (before?.creditsCharged ?? 0));
-      posts.set(checkpoint.creator, checkpoint.posts - (before?.posts ?? 0));
-      totals.creditsCharged = [...charged.values()].reduce((sum, value) => sum + value, 0);
-      totals.posts = [...posts.values()].reduce((sum, value) => sum + value, 0);
+      const before = latest.get(checkpoint.creator);
+      latest.set(checkpoint.creator, checkpoint);
+      totals.creditsCharged += checkpoint.creditsCharged - (before?.creditsCharged ?? 0);
+      totals.posts += checkpoint.posts - (before?.posts ?? 0);
       totals.pacingWaitMs = client.usage.pacingWaitMs;
       if (meta) {
         totals.balance = meta.creditsRemaining;

@@ -41,6 +41,7 @@ export async function exportFleet(args: FleetArguments): Promise<number> {
       out: args.out,
       baseUrl: args.baseUrl ?? process.env.SCRAPER_BASE_URL,
       requestsPerMinute: args.requestsPerMinute,
+      maxRetries: args.maxRetries,
       maxCredits: args.maxCredits,
       concurrency: args.concurrency,
     };

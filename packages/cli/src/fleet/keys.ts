@@ -27,6 +27,7 @@ export interface FleetConfig {
   out: string;
   baseUrl?: string | undefined;
   requestsPerMinute?: number | undefined;
+  maxRetries?: number | undefined;
   maxCredits?: number | undefined;
   concurrency: number;
 }

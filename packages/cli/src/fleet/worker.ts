@@ -41,7 +41,11 @@ export async function runWorker(args: WorkerArguments): Promise<number> {
   const config = JSON.parse(stored) as FleetConfig;
   const stores = createRedisStores({ redis, prefix: "content-scraper" });
   const client = scraperClient(
-    { baseUrl: args.baseUrl ?? config.baseUrl, requestsPerMinute: args.requestsPerMinute ?? config.requestsPerMinute },
+    {
+      baseUrl: args.baseUrl ?? config.baseUrl,
+      requestsPerMinute: args.requestsPerMinute ?? config.requestsPerMinute,
+      maxRetries: args.maxRetries ?? config.maxRetries,
+    },
     config.maxCredits,
     { rateLimit: stores.rateLimit, budget: stores.budget, budgetKey: keys.budget },
   );
