@@ -1,5 +1,4 @@
-import { createScraperClient, type Platform, type ScraperClient } from "@content-scraper/client";
-import type { CreditBudgetStore, RateLimitStore } from "@content-scraper/runtime";
+import { type CreditBudgetStore, createScraperClient, type Platform, type RateLimitStore, type ScraperClient } from "@content-scraper/client";
 import { UsageError } from "./usage-error.js";
 
 /** The connection options every command shares. */

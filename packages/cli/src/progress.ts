@@ -49,10 +49,14 @@ function finishLine(manifest: Manifest, path: string): string {
 /** Plain lines, one per creator finished and a summary: for logs and pipes. */
 function lineReporter(stream: NodeJS.WriteStream): Reporter {
   const write = (line: string) => stream.write(`${new Date().toISOString()} ${line}\n`);
+  let creators = 0;
   return {
-    start: (total, alreadyDone) => write(`export: ${total} creators, ${alreadyDone} already done`),
+    start: (total, alreadyDone) => {
+      creators = total;
+      write(`export: ${total} creators, ${alreadyDone} already finished`);
+    },
     progress: () => {},
-    creatorEnded: (checkpoint, totals) => write(`${summary(checkpoint)} [${totals.done} done, ${totals.creditsCharged} credits this run]`),
+    creatorEnded: (checkpoint, totals) => write(`${summary(checkpoint)} [${totals.done}/${creators} finished, ${totals.creditsCharged} credits this run]`),
     note: (message) => write(message),
     finish: (manifest, path) => write(finishLine(manifest, path)),
   };
