@@ -8,11 +8,14 @@ import { isAccountCode } from "./export/creator.js";
 import { openJournal } from "./export/journal.js";
 import { journalPath } from "./export/local.js";
 import { creatorFile, type ExportLine, openCreatorOutput } from "./export/output.js";
+import { UsageError } from "./usage-error.js";
 
 export interface PollArguments extends ConnectionOptions {
   platform: Platform;
   out: string;
   creators?: string | undefined;
+  /** A fleet export's Redis: its checkpoints are there (with the export's `creators`, which name it). */
+  redis?: string | undefined;
   concurrency: number;
   json: boolean;
 }
@@ -30,8 +33,13 @@ interface PollResult {
  * keeps the polled posts.
  */
 export async function poll(args: PollArguments): Promise<number> {
-  const only = args.creators ? new Set(await readCreators(args.creators)) : undefined;
-  const store = await openJournal(journalPath(args.out, args.platform));
+  const creators = args.creators ? await readCreators(args.creators) : undefined;
+  const only = creators ? new Set(creators) : undefined;
+  if (args.redis && !creators) throw new UsageError("--creators is required with --redis: the export's creators file names the fleet export.");
+  const store =
+    args.redis && creators
+      ? await (await import("./fleet/checkpoints.js")).openFleetCheckpoints(args.redis, args.platform, args.out, creators)
+      : await openJournal(journalPath(args.out, args.platform));
   const client = scraperClient(args);
   const exported = (await store.all()).filter((checkpoint) => checkpoint.status === "done" && (!only || only.has(checkpoint.creator)));
   const print = (line: string, object: Record<string, unknown>) =>

@@ -99,10 +99,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       .summary("re-read page one of every exported creator and append the posts not yet seen")
       .requiredOption("--platform <platform>", "the platform exported")
       .requiredOption("--out <dir>", "the export's output folder")
-      .option("--creators <file>", "poll only these creators")
+      .option("--creators <file>", "poll only these creators (with --redis: the export's creators file)")
+      .option("--redis <url>", "the Redis of a fleet export, where its checkpoints are")
       .option("--concurrency <n>", "creators polled at once", integer("--concurrency", 1), 4)
       .option("--json", "one JSON object per creator and a summary on stdout"),
-  ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; concurrency: number; json?: boolean }) => {
+  ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; redis?: string; concurrency: number; json?: boolean }) => {
     setExitCode(await poll({ ...options, platform: options.platform as Platform, json: options.json === true }));
   });
 

@@ -129,3 +129,31 @@ describe("a fleet's budget", () => {
     expect((await readExport(out)).duplicates).toEqual([]);
   });
 });
+
+describe("poll after a fleet export", () => {
+  test("poll --redis finds the fleet's checkpoints, appends the new posts once, and the fleet's rerun keeps them", async () => {
+    await mock.reset();
+    const { path } = await creatorsFile(dir.path, 6, "fleetpoll");
+    const out = `${dir.path}/fleetpoll`;
+    const fleet = exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "2"]);
+    expect((await runCli(fleet)).code).toBe(0);
+    const exported = await readExport(out);
+    await mock.advance(72 * 3600);
+    const before = await ledger(mock);
+    const { fastRate, platform } = await import("./harness.js");
+    const poll = await runCli(["poll", "--platform", platform, "--out", out, "--creators", path, "--redis", redis.url, "--base-url", mock.baseUrls.scraper, "--requests-per-minute", String(fastRate), "--json"]);
+    expect(poll.code, poll.stderr).toBe(0);
+    const summary = JSON.parse(poll.stdout.trim().split("\n").at(-1) as string);
+    expect(summary).toMatchObject({ event: "finish", creators: 6 });
+    expect(summary.newPosts).toBeGreaterThan(0);
+    expect(summary.creditsCharged).toBe((await ledger(mock)).credits - before.credits);
+    const polled = await readExport(out);
+    expect(polled.duplicates).toEqual([]);
+    expect(polled.posts).toBe(exported.posts + summary.newPosts);
+
+    const requests = (await ledger(mock)).requests;
+    expect((await runCli(fleet)).code).toBe(0);
+    expect((await ledger(mock)).requests).toBe(requests);
+    expect((await readManifest(out)).creditsCharged).toBe((await ledger(mock)).credits);
+  });
+});

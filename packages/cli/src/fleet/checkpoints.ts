@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Checkpoint, CheckpointStore } from "../export/checkpoint.js";
-import { exportKeys } from "./keys.js";
+import { exportId, exportKeys } from "./keys.js";
+import { connectRedis } from "./redis.js";
 
 /** Saves a checkpoint only while this processing still owns the creator (a worker thought dead must not write). */
 const saveIfOwner = `
@@ -39,4 +40,11 @@ export function redisCheckpoints(redis: Redis, id: string, owner?: { creator: st
     all: async () => Object.values(await redis.hgetall(keys.checkpoints)).map((text) => JSON.parse(text) as Checkpoint),
     close: async () => {},
   };
+}
+
+/** A fleet export's checkpoints, found from the arguments that started it (for `poll --redis`); `close()` disconnects. */
+export async function openFleetCheckpoints(url: string, platform: string, out: string, creators: string[]): Promise<CheckpointStore> {
+  const redis = await connectRedis(url);
+  const store = redisCheckpoints(redis, exportId(platform, out, creators));
+  return { ...store, close: () => redis.quit().then(() => undefined) };
 }
