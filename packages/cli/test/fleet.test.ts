@@ -157,3 +157,27 @@ describe("poll after a fleet export", () => {
     expect((await readManifest(out)).creditsCharged).toBe((await ledger(mock)).credits);
   });
 });
+
+describe("Redis unreachable mid-export", () => {
+  test("frozen for 4 s: nothing is sent meanwhile, and the fleet finishes once it answers, every post once", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 24, "frozen");
+    const out = `${dir.path}/frozen`;
+    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.1, count: 1000 });
+    const coordinator = spawnCli(exportArgs(mock, path, out, ["--redis", redis.url, "--workers", "2", "--concurrency", "2"]));
+    while ((await ledger(mock)).postsPages < 8) await sleep(20);
+    redis.freeze();
+    await sleep(1000);
+    const frozenAt = (await ledger(mock)).requests;
+    await sleep(3000);
+    const sentWhileFrozen = (await ledger(mock)).requests - frozenAt;
+    redis.thaw();
+    const result = await coordinator.result;
+    expect(sentWhileFrozen).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = await readManifest(out);
+    expect(manifest.creators.done).toBe(creators.length);
+    expect((await readExport(out)).duplicates).toEqual([]);
+    expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
+  });
+});
