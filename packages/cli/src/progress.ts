@@ -77,20 +77,13 @@ function jsonReporter(): Reporter {
   };
 }
 
-/** A progress bar (cli-progress) on a terminal: creators, posts, credits, pacing, ETA; notes print above it. */
+/**
+ * A progress bar (cli-progress) on a terminal, in three lines that fit 80 columns: creators done of all and the ETA;
+ * posts, credits spent and what is left; pacing. Notes print above it.
+ */
 function barReporter(stream: NodeJS.WriteStream): Reporter {
-  const bars = new MultiBar(
-    {
-      stream,
-      format: "{bar} {value}/{total} creators | {posts} posts | {credits} credits, {remaining} left | {pacing} | ETA {eta_formatted}",
-      hideCursor: true,
-      barsize: 20,
-      etaBuffer: 50,
-      fps: 5,
-    },
-    Presets.shades_classic,
-  );
-  let bar: SingleBar | undefined;
+  const bars = new MultiBar({ stream, hideCursor: true, barsize: 24, etaBuffer: 50, fps: 5 }, Presets.shades_classic);
+  const lines: SingleBar[] = [];
   const payload = (totals: Totals) => ({
     posts: totals.posts,
     credits: totals.creditsCharged,
@@ -98,16 +91,22 @@ function barReporter(stream: NodeJS.WriteStream): Reporter {
       [totals.budgetLeft === undefined ? undefined : `${totals.budgetLeft} budget`, totals.balance === undefined ? undefined : `${totals.balance} balance`]
         .filter(Boolean)
         .join(", ") || "?",
-    pacing: `rate ${totals.rateLimit?.remaining ?? "?"}/${totals.rateLimit?.limit ?? "?"}, paced ${(totals.pacingWaitMs / 1000).toFixed(1)} s`,
+    pacing: `rate limit ${totals.rateLimit?.remaining ?? "?"}/${totals.rateLimit?.limit ?? "?"} left | calls paced ${(totals.pacingWaitMs / 1000).toFixed(1)} s in all`,
   });
+  const update = (totals: Totals) => {
+    for (const line of lines) line.update(totals.done, payload(totals));
+  };
   return {
     start: (total, alreadyDone) => {
-      bar = bars.create(total, alreadyDone, payload({ done: alreadyDone, posts: 0, creditsCharged: 0, pacingWaitMs: 0 }));
+      const initial = payload({ done: alreadyDone, posts: 0, creditsCharged: 0, pacingWaitMs: 0 });
+      lines.push(bars.create(total, alreadyDone, initial, { format: "{bar} {value}/{total} creators | ETA {eta_formatted}" }));
+      lines.push(bars.create(total, alreadyDone, initial, { format: "{posts} posts | {credits} credits spent | {remaining} left" }));
+      lines.push(bars.create(total, alreadyDone, initial, { format: "{pacing}" }));
     },
-    progress: (_checkpoint, _meta, totals) => bar?.update(totals.done, payload(totals)),
+    progress: (_checkpoint, _meta, totals) => update(totals),
     creatorEnded: (checkpoint, totals) => {
       if (checkpoint.status !== "done") bars.log(`${summary(checkpoint)}\n`);
-      bar?.update(totals.done, payload(totals));
+      update(totals);
     },
     note: (message) => bars.log(`${message}\n`),
     finish: (manifest, path) => {
