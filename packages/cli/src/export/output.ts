@@ -4,7 +4,7 @@ import { postKey } from "@content-scraper/client";
 
 /** One JSONL file per platform and creator: `<out>/<platform>/<creator>.jsonl`. */
 export function creatorFile(out: string, platform: string, creator: string): string {
-  // A handle is a file name as it is, save for a leading dot (hidden, or `..`) and anything a path would split on.
+  // Percent-encoded, so no handle can name a path (`/`, `..`) or a hidden file (a leading dot).
   return join(out, platform, `${encodeURIComponent(creator).replace(/^\./, "%2E")}.jsonl`);
 }
 
