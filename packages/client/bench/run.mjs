@@ -1,5 +1,6 @@
 // pnpm bench: the client's costs as ratios against baselines measured in the same run.
-//  1. per-request overhead vs plain fetch + JSON.parse (target ≤ 1.10×), and with validateResponses (≤ 1.30×);
+//  1. per-request overhead vs plain fetch + JSON.parse (target ≤ 1.10×), with one onResponse hook (≤ 1.15×), and with
+//     validateResponses (≤ 1.30×);
 //  2. pacing: concurrent profile calls against a server enforcing a token bucket, vs the ideal time (≤ 1.15×, ≤ 1% 429s);
 //  3. a profile()-only script bundled with esbuild's defaults, min+gz (target ≤ 12 kB), with no validator in it.
 import { spawn } from "node:child_process";
@@ -39,11 +40,18 @@ async function overhead() {
   };
   const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false });
   const validating = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false, validateResponses });
-  const arms = { plain, client: () => client.posts("shortvideo", "creator"), validating: () => validating.posts("shortvideo", "creator") };
-  const times = { plain: [], client: [], validating: [] };
+  let answered = 0;
+  const hooked = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false, hooks: { onResponse: () => answered++ } });
+  const arms = {
+    plain,
+    client: () => client.posts("shortvideo", "creator"),
+    hooked: () => hooked.posts("shortvideo", "creator"),
+    validating: () => validating.posts("shortvideo", "creator"),
+  };
+  const times = Object.fromEntries(Object.keys(arms).map((name) => [name, []]));
   // CPU time of this process per request as well: the client's own work, which a loaded machine inflates less than
   // the wall clock (the server runs in its own process).
-  const cpu = { plain: [], client: [], validating: [] };
+  const cpu = Object.fromEntries(Object.keys(arms).map((name) => [name, []]));
   for (const arm of Object.values(arms)) for (let i = 0; i < 300; i++) await arm(); // warm up, incl. the validators' import
   // Interleaved rounds, the arms' order rotating, so that drift in the machine's speed (and the garbage one arm leaves
   // to the next) hits every arm alike; each round's ratio compares arms measured moments apart.
@@ -65,9 +73,11 @@ async function overhead() {
   const ratio = ratioTo("client");
   const cpuRatio = ratioTo("client", cpu);
   const validated = ratioTo("validating");
+  const withHook = ratioTo("hooked");
   report("per-request time, plain fetch + JSON.parse", `${(base * 1000).toFixed(0)} µs (CPU ${median(cpu.plain).toFixed(0)} µs)`, "baseline", true);
   report("per-request overhead, client", `${ratio.toFixed(3)}×`, "≤ 1.10×", ratio <= 1.1);
   report("per-request CPU overhead, client", `${cpuRatio.toFixed(3)}×`, "≤ 1.10×", cpuRatio <= 1.1);
+  report("per-request overhead, client + one onResponse hook", `${withHook.toFixed(3)}× (${answered} answers seen)`, "≤ 1.15×", withHook <= 1.15);
   report("per-request overhead, client + validateResponses", `${validated.toFixed(3)}×`, "≤ 1.30×", validated <= 1.3);
 }
 

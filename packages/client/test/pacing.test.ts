@@ -69,7 +69,7 @@ describe("pacing across a client's calls", () => {
 
   it("a 429's Retry-After pauses every call sharing the bucket", async () => {
     server.script(
-      (request, response) => {
+      (_request, response) => {
         response.writeHead(429, { "content-type": "application/json", "retry-after": "1", "x-scraper-credits-charged": "0" });
         response.end(JSON.stringify({ error: "SCRAPER_RATE_LIMITED", message: "slow down", request_id: "req_429" }));
       },

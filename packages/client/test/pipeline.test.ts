@@ -123,6 +123,20 @@ describe("per-call options and derived clients", () => {
   });
 });
 
+describe("the logger", () => {
+  it("has a line for every call's outcome: operation, identifier, status, duration, credits, request id", async () => {
+    server.script(ok(profile, { charged: 1 }));
+    const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+    await client({ logger: { info: (message, details) => lines.push([message, details]) } }).profile("shortvideo", "maya.bakes");
+    expect(lines).toHaveLength(1);
+    const [message, details] = lines[0] as [string, Record<string, unknown>];
+    expect(message).toMatch(/^scraper: shortvideoProfile answered 200 in \d+ ms, 1 credit\(s\)$/);
+    expect(details).toMatchObject({ operationId: "shortvideoProfile", platform: "shortvideo", identifier: "maya.bakes", status: 200, creditsCharged: 1, requestId: "req_ok", attempts: 1 });
+    expect(typeof details.durationMs).toBe("number");
+    expect(JSON.stringify(lines)).not.toContain(apiKey);
+  });
+});
+
 describe("the ledger", () => {
   it("counts credits, requests, attempts and retries over every door", async () => {
     server.script(ok(profile, { charged: 1 }), fail(502, "UPSTREAM_ERROR"), ok(profile, { charged: 1 }), fail(404, "PROFILE_NOT_FOUND", {}, { "x-scraper-credits-charged": "1" }), ok(profile, { charged: 3 }));

@@ -214,7 +214,7 @@ describe("focused cursor listings", () => {
   function videos(pages: Array<{ ids: string[]; cursor: string | null; more: boolean }>) {
     return (request: RecordedRequest, response: ServerResponse) => {
       const sentCursor = (JSON.parse(request.body) as { cursor?: string }).cursor;
-      const index = sentCursor === undefined ? 0 : pages.findIndex((page, at) => at > 0 && pages[at - 1]?.cursor === sentCursor);
+      const index = sentCursor === undefined ? 0 : pages.findIndex((_page, at) => at > 0 && pages[at - 1]?.cursor === sentCursor);
       const page = pages[index] ?? { ids: [], cursor: null, more: false };
       ok({ unique_id: "creator", user_id: null, cursor: page.cursor, has_more: page.more, aweme_list: page.ids.map(video) })(request, response);
     };
