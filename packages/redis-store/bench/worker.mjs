@@ -1,51 +1,47 @@
-// One process of the fleet the bench runs. Connects, prints "ready", waits for "go" on stdin (so that every process
-// starts together), does its job, prints one JSON line of what it saw, and exits.
-// argv[2]: JSON { job: "pacing" | "budget", baseUrl, redisUrl, key, calls, limit, maxCredits }
-//  - pacing: `calls` profile calls, one at a time, each paced by the rate-limit store on `key` (take → request →
-//    correct from X-Scraper-RateLimit-Remaining, or pause for Retry-After on a 429 and send again);
-//  - budget: posts pages until the shared budget of `maxCredits` refuses one (reserve → request → settle with
-//    X-Scraper-Credits-Charged).
+// One process of the fleet the bench runs, a scraper client on the stores. Connects, prints "ready", waits for "go" on
+// stdin (so that every process starts together), does its job, prints one JSON line of what it saw, and exits.
+// argv[2]: JSON { job: "pacing" | "budget", shared, baseUrl, redisUrl, calls, scale, maxCredits }
+//  - pacing: `calls` profile calls, one at a time, paced by the client on the Redis bucket (shared) or on its own
+//    in-memory bucket (the default store: 8 processes, 8 independent buckets);
+//  - budget: posts pages (the bench server's catalog repeats its cursor, so one call a page rather than a walk), until
+//    the budget of `maxCredits` shared on Redis refuses the next one.
 import { once } from "node:events";
-import { countHeader, retryAfterMs, sleep } from "@content-scraper/runtime";
+import { createScraperClient, memoryRateLimitStore, ScraperBudgetError } from "@content-scraper/client";
 import { createRedisStores } from "../dist/index.js";
 
-const { job, baseUrl, redisUrl, key, calls, limit, maxCredits } = JSON.parse(process.argv[2]);
+const { job, shared, baseUrl, redisUrl, calls, scale, maxCredits } = JSON.parse(process.argv[2]);
 const stores = createRedisStores({ redis: redisUrl });
-const headers = { "content-type": "application/json", "x-api-key": "scrape_live_bench" };
-await stores.budget.state(key); // connected before the start
+await stores.budget.state("warm-up"); // connected before the start
 process.stdout.write("ready\n");
 await once(process.stdin, "data");
 
-const seen = { rejected: 0, charged: 0, calls: 0 };
-const send = async (resource) => {
-  const response = await fetch(`${baseUrl}/scrape/shortvideo/${resource}`, { method: "POST", headers, body: JSON.stringify({ username: "creator" }) });
-  await response.arrayBuffer();
-  seen.calls++;
-  seen.charged += countHeader(response.headers, "x-scraper-credits-charged") ?? 0;
-  return response;
+// Time runs `scale` times faster: the client is given `scale` times the account's rate, and the store sees the burst
+// the client reads from the description divided by `scale`, so the bucket holds as many tokens as the account's.
+const timeScaled = (store) => {
+  const limit = (shape) => ({ requestsPerMinute: shape.requestsPerMinute, burstSeconds: shape.burstSeconds / scale });
+  return {
+    take: (key, shape) => store.take(key, limit(shape)),
+    correct: (key, shape, remaining) => store.correct(key, limit(shape), remaining),
+    pause: (key, shape, ms) => store.pause(key, limit(shape), ms),
+  };
 };
-
+const apiKey = "scrape_live_bench";
+let pages = 0;
+let client;
 if (job === "pacing") {
-  for (let i = 0; i < calls; i++) {
-    for (;;) {
-      for (let wait = await stores.rateLimit.take(key, limit); wait > 0; wait = await stores.rateLimit.take(key, limit)) await sleep(wait);
-      const response = await send("profile");
-      if (response.status === 429) {
-        seen.rejected++;
-        await stores.rateLimit.pause(key, limit, retryAfterMs(response.headers) ?? 1000);
-        continue;
-      }
-      const remaining = countHeader(response.headers, "x-scraper-ratelimit-remaining");
-      if (remaining !== undefined) await stores.rateLimit.correct(key, limit, remaining);
-      break;
-    }
-  }
+  const store = timeScaled(shared ? stores.rateLimit : memoryRateLimitStore());
+  client = createScraperClient({ apiKey, baseUrl, rateLimit: { requestsPerMinute: 120 * scale, store }, retry: { maxRetries: 20 } });
+  for (let i = 0; i < calls; i++) await client.profile("shortvideo", "creator");
 } else {
-  // One credit a page: the description's price of a shortvideo posts page, and what the bench server charges.
-  for (let reservation = await stores.budget.reserve(key, 1, maxCredits); reservation; reservation = await stores.budget.reserve(key, 1, maxCredits)) {
-    const response = await send("posts");
-    await stores.budget.settle(key, reservation, countHeader(response.headers, "x-scraper-credits-charged") ?? 0);
+  client = createScraperClient({ apiKey, baseUrl, rateLimit: false, budget: { maxCredits, store: stores.budget } });
+  try {
+    for (;;) {
+      await client.posts("shortvideo", "creator");
+      pages++;
+    }
+  } catch (error) {
+    if (!(error instanceof ScraperBudgetError)) throw error;
   }
 }
-process.stdout.write(`${JSON.stringify(seen)}\n`);
+process.stdout.write(`${JSON.stringify({ ...client.usage, pages })}\n`);
 await stores.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BudgetState, CreditBudgetStore, CreditReservation } from "@content-scraper/runtime";
-import { type Connection, script } from "./connection.js";
+import { type Connection, type Script, script } from "./connection.js";
 import { RedisStoreUnavailableError } from "./errors.js";
 import { requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
@@ -124,7 +124,7 @@ export class RedisBudgetStore implements CreditBudgetStore {
     }
   }
 
-  #run(operation: string, code: ReturnType<typeof script>, key: string, args: (string | number)[]) {
+  #run(operation: string, code: Script, key: string, args: (string | number)[]) {
     const keys = storeKeys(this.#prefix, key);
     return this.#connection.run(`budget.${operation}`, code, [keys.budget, keys.reservations], args);
   }

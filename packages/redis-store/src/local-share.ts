@@ -1,62 +1,47 @@
-import type { BucketLimit } from "@content-scraper/runtime";
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
+import { type BucketLimit, memoryRateLimitStore, type RateLimitStore } from "@content-scraper/runtime";
 
 /**
- * Where a process paces while Redis does not answer: its share of the account's rate, requestsPerMinute / `workers`,
- * so that the fleet together stays within the rate as long as no more than `workers` processes share it. A share
- * starts empty, because the shared bucket it replaces may have been drained a moment ago, and it is forgotten when
- * Redis answers again (the next outage starts empty too). Same bucket arithmetic as the Redis scripts, on this
- * process's monotonic clock.
+ * Where a process paces while Redis does not answer: the runtime's in-memory bucket, at this process's share of the
+ * account's rate (requestsPerMinute / `workers`, and the same share of the burst), so that the fleet together stays
+ * within the rate as long as no more than `workers` processes share the key. A share starts empty, because the shared
+ * bucket it stands in for may have been drained a moment ago; `reset` (Redis answers again) drops every share, so the
+ * next outage starts empty too.
  */
 export class LocalShare {
-  readonly #buckets = new Map<string, Bucket>();
+  #store: RateLimitStore;
+  readonly #started = new Set<string>();
 
   constructor(
     readonly workers: number,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.#store = memoryRateLimitStore(now);
+  }
 
   take(key: string, limit: BucketLimit): number {
-    const { bucket, perMs, now } = this.#refilled(key, limit);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil(bucket.at - now + (1 - bucket.tokens) / perMs));
+    return this.#store.take(key, this.#share(key, limit)) as number;
   }
 
   correct(key: string, limit: BucketLimit, remaining: number): void {
-    const { bucket, capacity } = this.#refilled(key, limit);
-    bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacity, remaining)));
+    this.#store.correct(key, this.#share(key, limit), remaining);
   }
 
   pause(key: string, limit: BucketLimit, ms: number): void {
-    const { bucket, now } = this.#refilled(key, limit);
-    bucket.tokens = 0;
-    bucket.at = Math.max(bucket.at, now + ms);
+    this.#store.pause(key, this.#share(key, limit), ms);
   }
 
-  forget(key: string): void {
-    this.#buckets.delete(key);
+  reset(): void {
+    if (this.#started.size === 0) return;
+    this.#store = memoryRateLimitStore(this.now);
+    this.#started.clear();
   }
 
-  #refilled(key: string, limit: BucketLimit) {
-    const perMs = limit.requestsPerMinute / this.workers / 60_000;
-    const capacity = Math.max(1, (limit.requestsPerMinute / this.workers) * (limit.burstSeconds / 60));
-    const now = this.now();
-    let bucket = this.#buckets.get(key);
-    if (!bucket) {
-      bucket = { tokens: 0, at: now };
-      this.#buckets.set(key, bucket);
+  #share(key: string, limit: BucketLimit): BucketLimit {
+    const share = { requestsPerMinute: limit.requestsPerMinute / this.workers, burstSeconds: limit.burstSeconds };
+    if (!this.#started.has(key)) {
+      this.#started.add(key);
+      this.#store.correct(key, share, 0);
     }
-    if (now > bucket.at) {
-      bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * perMs);
-      bucket.at = now;
-    }
-    return { bucket, perMs, capacity, now };
+    return share;
   }
 }

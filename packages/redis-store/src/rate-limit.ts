@@ -1,5 +1,5 @@
 import type { BucketLimit, RateLimitStore } from "@content-scraper/runtime";
-import { type Connection, script } from "./connection.js";
+import { type Connection, type Script, script } from "./connection.js";
 import { RedisStoreUnavailableError } from "./errors.js";
 import { inputError, requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
@@ -74,7 +74,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkLimit(limit);
     try {
       const wait = Number(await this.#run("take", take, key, limit));
-      this.#local?.forget(key);
+      this.#local?.reset();
       return wait;
     } catch (error) {
       if (!this.#local || !(error instanceof RedisStoreUnavailableError)) throw error;
@@ -84,9 +84,10 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async correct(key: string, limit: BucketLimit, remaining: number): Promise<void> {
     checkLimit(limit);
-    // Any count is clamped to 0..capacity; only a value that is no count at all is refused.
+    // Any count is clamped to 0..capacity (the script clamps to the capacity); only a value that is no count is refused.
     if (typeof remaining !== "number" || Number.isNaN(remaining)) throw inputError("remaining", "remaining must be a number.");
-    await this.#runOrLocal("correct", correct, key, limit, remaining, () => this.#local?.correct(key, limit, remaining));
+    const count = Math.min(Math.max(remaining, 0), Number.MAX_SAFE_INTEGER);
+    await this.#runOrLocal("correct", correct, key, limit, count, () => this.#local?.correct(key, limit, count));
   }
 
   async pause(key: string, limit: BucketLimit, ms: number): Promise<void> {
@@ -95,7 +96,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#runOrLocal("pause", pause, key, limit, ms, () => this.#local?.pause(key, limit, ms));
   }
 
-  async #runOrLocal(operation: string, code: ReturnType<typeof script>, key: string, limit: BucketLimit, value: number, local: () => void) {
+  async #runOrLocal(operation: string, code: Script, key: string, limit: BucketLimit, value: number, local: () => void) {
     try {
       await this.#run(operation, code, key, limit, value);
     } catch (error) {
@@ -104,7 +105,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  #run(operation: string, code: ReturnType<typeof script>, key: string, limit: BucketLimit, ...extra: number[]) {
+  #run(operation: string, code: Script, key: string, limit: BucketLimit, ...extra: number[]) {
     return this.#connection.run(`rateLimit.${operation}`, code, [storeKeys(this.#prefix, key).bucket], [limit.requestsPerMinute, limit.burstSeconds, ...extra]);
   }
 }

@@ -119,6 +119,9 @@ describe("correct", () => {
     const other = freshKey();
     await store?.correct(other, limit, -4);
     expect(await store?.take(other, limit)).toBeGreaterThan(0);
+    const third = freshKey();
+    await store?.correct(third, limit, Number.POSITIVE_INFINITY);
+    expect(await store?.take(third, limit)).toBe(0);
   });
 });
 
