@@ -1,6 +1,6 @@
 // pnpm bench: the CLI's export against baselines measured in the same run, on the sandbox.
 //  1. 50 creators at --concurrency 8 (sandbox and client pacing raised) vs the client's own walkPosts loop over the
-//     same creators, each in a process of its own (target ≤ 1.2×, median of 3 alternating runs);
+//     same creators, each in a process of its own (target ≤ 1.2×, median of 5 alternating runs);
 //  2. resume: 200 creators, the export killed with SIGKILL three times at random moments, then run to the end: zero
 //     duplicate posts, and the manifest's credits against the sandbox's ledger.
 import { spawn } from "node:child_process";
@@ -52,7 +52,7 @@ async function singleMachine(dir) {
     const creators = await creatorsFile(dir, 50, "fifty");
     const cli = [];
     const loop = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       loop.push(await timed(walkLoop, [mock.baseUrls.scraper, creators, "8", String(rpm)]));
       cli.push(await timed(bin, exportArgs(mock, creators, join(dir, `fifty-${round}`), 8)));
     }

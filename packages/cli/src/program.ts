@@ -2,9 +2,6 @@ import { readFileSync } from "node:fs";
 import { type Platform, ScraperApiError, ScraperInputError } from "@content-scraper/client";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { exitCodes } from "./exit-codes.js";
-import { exportLocal } from "./export/local.js";
-import { oneOff } from "./one-off.js";
-import { poll } from "./poll.js";
 import type { ReporterKind } from "./progress.js";
 import { UsageError } from "./usage-error.js";
 
@@ -40,6 +37,11 @@ const withConnection = (command: Command) =>
     .option("--base-url <url>", "the scraper base address, ending in /api/v1 (default: $SCRAPER_BASE_URL)")
     .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1))
     .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0));
+
+/** A one-off call, its module loaded when used (each command loads only what it runs: the CLI starts fast). */
+async function oneOff(...args: Parameters<typeof import("./one-off.js").oneOff>): Promise<number> {
+  return (await import("./one-off.js")).oneOff(...args);
+}
 
 /** The `content-scraper` program: argument parsing only; every rule lives in the client. */
 export function buildProgram(setExitCode: (code: number) => void): Command {
@@ -77,7 +79,10 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       if (options.redis) {
         const { exportFleet } = await import("./fleet/coordinator.js");
         setExitCode(await exportFleet({ ...args, redis: options.redis, workers: options.workers }));
-      } else setExitCode(await exportLocal(args));
+      } else {
+        const { exportLocal } = await import("./export/local.js");
+        setExitCode(await exportLocal(args));
+      }
     });
 
   withConnection(
@@ -104,6 +109,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       .option("--concurrency <n>", "creators polled at once", integer("--concurrency", 1), 4)
       .option("--json", "one JSON object per creator and a summary on stdout"),
   ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; redis?: string; concurrency: number; json?: boolean }) => {
+    const { poll } = await import("./poll.js");
     setExitCode(await poll({ ...options, platform: options.platform as Platform, json: options.json === true }));
   });
 

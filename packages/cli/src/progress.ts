@@ -1,5 +1,5 @@
 import type { ScraperMeta } from "@content-scraper/client";
-import { MultiBar, Presets, type SingleBar } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import type { Checkpoint } from "./export/checkpoint.js";
 import type { Manifest } from "./export/manifest.js";
 
@@ -29,9 +29,10 @@ export interface Totals {
 
 export type ReporterKind = "bar" | "lines" | "json";
 
-export function createReporter(kind: ReporterKind, stream: NodeJS.WriteStream = process.stderr): Reporter {
+export async function createReporter(kind: ReporterKind, stream: NodeJS.WriteStream = process.stderr): Promise<Reporter> {
   if (kind === "json") return jsonReporter();
-  if (kind === "bar") return barReporter(stream);
+  // The bar's library loads only for a terminal.
+  if (kind === "bar") return barReporter(stream, await import("cli-progress"));
   return lineReporter(stream);
 }
 
@@ -81,7 +82,7 @@ function jsonReporter(): Reporter {
  * A progress bar (cli-progress) on a terminal, in three lines that fit 80 columns: creators done of all and the ETA;
  * posts, credits spent and what is left; pacing. Notes print above it.
  */
-function barReporter(stream: NodeJS.WriteStream): Reporter {
+function barReporter(stream: NodeJS.WriteStream, { MultiBar, Presets }: typeof import("cli-progress")): Reporter {
   const bars = new MultiBar({ stream, hideCursor: true, barsize: 24, etaBuffer: 50, fps: 5 }, Presets.shades_classic);
   const lines: SingleBar[] = [];
   const payload = (totals: Totals) => ({

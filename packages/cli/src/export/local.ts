@@ -33,7 +33,7 @@ export async function exportLocal(args: ExportArguments): Promise<number> {
     const chargedBefore = (await store.all()).reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, 0);
     const budget = args.maxCredits === undefined ? undefined : Math.max(0, args.maxCredits - chargedBefore);
     const client = scraperClient(args, budget);
-    const reporter = createReporter(args.reporter);
+    const reporter = await createReporter(args.reporter);
     const interruption = onInterrupt(reporter);
     let stoppedBecause: string;
     try {

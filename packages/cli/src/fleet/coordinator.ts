@@ -8,7 +8,7 @@ import { exportExitCode } from "../exit-codes.js";
 import { type Checkpoint, isSettled } from "../export/checkpoint.js";
 import type { ExportArguments } from "../export/local.js";
 import { buildManifest, writeManifest } from "../export/manifest.js";
-import { createReporter, type Totals } from "../progress.js";
+import { createReporter, type Reporter, type Totals } from "../progress.js";
 import { redisCheckpoints } from "./checkpoints.js";
 import { exportId, exportKeys, type FleetConfig, jobId } from "./keys.js";
 import { connectRedis } from "./redis.js";
@@ -32,7 +32,7 @@ export async function exportFleet(args: FleetArguments): Promise<number> {
   const redis = await connectRedis(args.redis);
   const id = exportId(args.platform, args.out, creators);
   const keys = exportKeys(id);
-  const reporter = createReporter(args.reporter);
+  const reporter = await createReporter(args.reporter);
   const queue = new Queue(keys.queue, { connection: redis });
   const children: ChildProcess[] = [];
   try {
@@ -125,7 +125,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Feeds the reporter from the fleet's checkpoints: each creator once when it ends, and the running totals. */
-function report(checkpoints: Checkpoint[], seen: Map<string, string>, reporter: ReturnType<typeof createReporter>, settledBefore: number): void {
+function report(checkpoints: Checkpoint[], seen: Map<string, string>, reporter: Reporter, settledBefore: number): void {
   const totals: Totals = {
     done: checkpoints.filter(isSettled).length,
     posts: checkpoints.reduce((sum, checkpoint) => sum + checkpoint.posts, 0),
