@@ -13,7 +13,7 @@ export async function oneOff(call: OneOff, connection: ConnectionOptions): Promi
     call.command === "profile"
       ? await client.profile(call.platform, call.id)
       : call.command === "posts"
-        ? await client.posts(call.platform, call.id, { cursor: call.cursor } as never)
+        ? await client.posts(call.platform, call.id, { cursor: call.cursor })
         : await client.post(call.platform, call.id, { includeTranscript: call.includeTranscript, includeComments: call.includeComments });
   process.stdout.write(`${JSON.stringify({ data: result.data, meta: result.meta }, null, 2)}\n`);
   return 0;

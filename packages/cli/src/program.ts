@@ -67,18 +67,20 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
       .option("--concurrency <n>", "creators exported at once (per worker with --redis)", integer("--concurrency", 1), 4)
       .option("--json", "one JSON event per line on stdout instead of a progress display")
       .addOption(new Option("--redis <url>", "run as a fleet on this Redis (redis://host:6379): one BullMQ job per creator"))
-      .addOption(new Option("--workers <n>", "worker processes to start on this machine with --redis").argParser(integer("--workers", 0)).default(2)),
+      .addOption(new Option("--workers <n>", "worker processes to start on this machine with --redis (default: 2)").argParser(integer("--workers", 0))),
   )
     .addHelpText(
       "after",
       `\nExamples:\n  SCRAPER_API_KEY=scrape_live_… content-scraper export --platform shortvideo --creators creators.txt --out ./export --max-credits 500\n  content-scraper export --platform shortvideo --creators creators.txt --out ./export --redis redis://127.0.0.1:6379 --workers 4\n${exitStatuses}`,
     )
-    .action(async (options: CommonOptions & { platform: string; creators: string; out: string; maxCredits?: number; concurrency: number; json?: boolean; redis?: string; workers: number }) => {
+    .action(async (options: CommonOptions & { platform: string; creators: string; out: string; maxCredits?: number; concurrency: number; json?: boolean; redis?: string; workers?: number }) => {
       const reporter: ReporterKind = options.json ? "json" : process.stderr.isTTY ? "bar" : "lines";
       const args = { ...options, platform: options.platform as Platform, reporter };
       if (options.redis) {
         const { exportFleet } = await import("./fleet/coordinator.js");
-        setExitCode(await exportFleet({ ...args, redis: options.redis, workers: options.workers }));
+        setExitCode(await exportFleet({ ...args, redis: options.redis, workers: options.workers ?? 2 }));
+      } else if (options.workers !== undefined) {
+        throw new UsageError("--workers needs --redis: worker processes share their queue, pacing and budget through Redis.");
       } else {
         const { exportLocal } = await import("./export/local.js");
         setExitCode(await exportLocal(args));

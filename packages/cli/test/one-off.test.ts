@@ -45,6 +45,9 @@ describe("one-off calls and the command line", () => {
     const missing = await runCli(["export", "--platform", "shortvideo", "--out", "y"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/required option '--creators <file>' not specified/);
+    const workersAlone = await runCli(["export", "--platform", "shortvideo", "--creators", "x", "--out", "y", "--workers", "3", "--base-url", mock.baseUrls.scraper]);
+    expect(workersAlone.code).toBe(2);
+    expect(workersAlone.stderr).toMatch(/--workers needs --redis/);
     const badPlatform = await runCli(["profile", "nowhere", "maya.bakes", "--base-url", mock.baseUrls.scraper]);
     expect(badPlatform.code).toBe(2);
     expect(badPlatform.stderr).toMatch(/platform/);
