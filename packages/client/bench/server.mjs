@@ -1,10 +1,12 @@
 // The loopback server the client benchmarks talk to, in its own process so that it does not share the client's CPU.
 // It answers profile requests with a profile and everything else with a 30-post shortvideo page.
-// argv: <rpm or 0>. With an rpm it enforces the service's token bucket (a minute's allowance as burst, continuous
-// refill) and answers 429 with Retry-After when empty. It prints its port, then `429s=<n>` on SIGTERM.
+// argv: <rpm or 0> [burstSeconds, default 60]. With an rpm it enforces the service's token bucket (a minute's allowance
+// as burst unless told otherwise, continuous refill) and answers 429 with Retry-After when empty. It prints its port,
+// then `429s=<n>` on SIGTERM.
 import { createServer } from "node:http";
 
 const rpm = Number(process.argv[2] ?? 0);
+const capacity = (rpm * Number(process.argv[3] ?? 60)) / 60;
 const post = (i) => ({
   id: String(7312345678901234567n + BigInt(i)),
   contentType: "video",
@@ -30,7 +32,7 @@ const profile = JSON.stringify({
   request_id: "req_bench", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 1000 },
 });
 
-let tokens = rpm;
+let tokens = capacity;
 let updated = performance.now();
 let rejected = 0;
 const perMs = rpm / 60_000;
@@ -41,7 +43,7 @@ createServer((request, response) => {
     const headers = { "content-type": "application/json", "x-scraper-credits-charged": "1", "x-scraper-credits-remaining": "1000" };
     if (rpm > 0) {
       const now = performance.now();
-      tokens = Math.min(rpm, tokens + (now - updated) * perMs);
+      tokens = Math.min(capacity, tokens + (now - updated) * perMs);
       updated = now;
       const limits = { "x-scraper-ratelimit-limit": String(rpm), "x-scraper-ratelimit-reset": "0" };
       if (tokens < 1) {

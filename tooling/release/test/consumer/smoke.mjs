@@ -1,12 +1,14 @@
 // Runs in a fresh npm project where the packed tarballs are installed: every published entry point,
 // imported by its package name, does something real, offline.
 import assert from "node:assert/strict";
+import { exitCodes, run } from "@content-scraper/cli";
 import { createScraperClient, ScraperInputError } from "@content-scraper/client";
 import { validateResponses } from "@content-scraper/client/validate";
 import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
 import { startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
 import * as oauth from "@content-scraper/platform/oauth";
+import { createRedisStores, RedisStoreInputError } from "@content-scraper/redis-store";
 import { retryAfterMs } from "@content-scraper/runtime";
 import scraperDescription from "@content-scraper/spec/scraper.json" with { type: "json" };
 import { isRequest, validateRequest } from "@content-scraper/validators";
@@ -40,12 +42,18 @@ assert.equal(typeof oauth, "object");
 assert.equal(retryAfterMs(new Headers({ "retry-after": "3" })), 3000);
 ok("platform, platform/oauth, runtime: entries load");
 
+assert.throws(() => createRedisStores({ redis: "http://127.0.0.1:9" }), (error) => error instanceof RedisStoreInputError && error.field === "redis");
+ok("redis-store: an address that is not redis:// is refused with RedisStoreInputError");
+
 const mock = await startMock({ port: 0, timeScale: 0 });
 try {
   const scraper = createScraperClient({ apiKey: "scrape_live_consumer", baseUrl: mock.baseUrls.scraper, validateResponses });
   const { data } = await scraper.profile("shortvideo", "creator");
   assert.ok(data);
   ok(`mock: startMock on ${mock.url}, one profile through the client, validated`);
+  process.env.SCRAPER_API_KEY = "scrape_live_consumer";
+  assert.equal(await run(["node", "content-scraper", "profile", "shortvideo", "creator", "--base-url", mock.baseUrls.scraper]), exitCodes.ok);
+  ok("cli: content-scraper profile against the sandbox");
 } finally {
   await mock.close();
 }

@@ -1,12 +1,14 @@
 // Type-checked with tsc --noEmit against the installed tarballs' declarations, as a Node-only project does (module
 // NodeNext, lib ES2023 without DOM, skipLibCheck off).
+import { exitCodes, type Manifest, run as runCli } from "@content-scraper/cli";
 import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
 import { type MockOptions, startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
 import type * as oauth from "@content-scraper/platform/oauth";
-import { retryAfterMs } from "@content-scraper/runtime";
+import { createRedisStores } from "@content-scraper/redis-store";
+import { type CreditBudgetStore, type RateLimitStore, retryAfterMs } from "@content-scraper/runtime";
 import { type ValidationResult, validateRequest } from "@content-scraper/validators";
 import type { Request } from "@content-scraper/validators/scraper";
 
@@ -15,6 +17,9 @@ const result: ValidationResult = validateRequest("shortvideoProfile", body);
 const options: MockOptions = { port: 0 };
 const connect: ConnectClient = createConnectClient({ apiKey: "sk_test_x", baseUrl: "http://localhost/api/embed" });
 const wait: number | undefined = retryAfterMs(new Headers());
+// Built lazily: the Redis stores are the runtime's store interfaces.
+const stores = () => createRedisStores({ redis: "redis://127.0.0.1:6379", fallback: { workers: 8 } });
+const shared: () => [RateLimitStore, CreditBudgetStore] = () => [stores().rateLimit, stores().budget];
 
 export async function run(): Promise<string> {
   const mock = await startMock(options);
@@ -23,5 +28,5 @@ export async function run(): Promise<string> {
   const { data } = await scraper.profile("shortvideo", "creator");
   await mock.close();
   const error: ScraperInputError | undefined = undefined;
-  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth)]);
+  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
 }

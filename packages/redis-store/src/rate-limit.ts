@@ -1,0 +1,116 @@
+import type { BucketLimit, RateLimitStore } from "@content-scraper/runtime";
+import { type Connection, type Script, script } from "./connection.js";
+import { RedisStoreUnavailableError } from "./errors.js";
+import { inputError, requiredNumber } from "./input.js";
+import { storeKeys } from "./keys.js";
+import type { LocalShare } from "./local-share.js";
+
+/**
+ * The bucket's state is a hash: `tokens` as of `at` (ms, server time). Tokens refill continuously at
+ * requestsPerMinute / 60 000 per ms up to the capacity; a bucket that has no key is full. A `Retry-After` empties the
+ * bucket and moves `at` to when it ends, so that nothing refills before then. Every script saves what it changed and
+ * lets the key expire when the bucket would be full again (an idle bucket costs no memory).
+ */
+const bucket = `
+local perMs = tonumber(ARGV[1]) / 60000
+local capacity = math.max(1, tonumber(ARGV[1]) * tonumber(ARGV[2]) / 60)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or capacity
+local at = tonumber(state[2]) or now
+if now > at then
+  tokens = math.min(capacity, tokens + (now - at) * perMs)
+  at = now
+end
+local function save()
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', at)
+  redis.call('PEXPIRE', KEYS[1], math.ceil(at - now + (capacity - tokens) / perMs) + 1000)
+end
+`;
+
+/** ARGV: rpm, burstSeconds. Answers 0 when a token was taken, else the ms until one will be there. */
+const take = script(`${bucket}
+if tokens >= 1 then
+  tokens = tokens - 1
+  save()
+  return 0
+end
+return math.max(1, math.ceil(at - now + (1 - tokens) / perMs))
+`);
+
+/** ARGV: rpm, burstSeconds, remaining. Never more tokens than the service says remain (clamped to 0..capacity). */
+const correct = script(`${bucket}
+local remaining = math.max(0, math.min(capacity, tonumber(ARGV[3])))
+if tokens > remaining then
+  tokens = remaining
+  save()
+end
+`);
+
+/** ARGV: rpm, burstSeconds, ms. No token for anyone until `ms` from now. */
+const pause = script(`${bucket}
+tokens = 0
+at = math.max(at, now + tonumber(ARGV[3]))
+save()
+`);
+
+/**
+ * The token bucket of each key in Redis, shared by every process that uses the same Redis and key. When Redis does not
+ * answer, `take` paces on the local share if there is one (see `LocalShare`) and rejects with
+ * `RedisStoreUnavailableError` if not; `correct` and `pause` then apply to the local share only, and never reject: the
+ * next `take` decides whether anything is sent.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #connection: Connection;
+  readonly #prefix: string;
+  readonly #local: LocalShare | undefined;
+
+  constructor(connection: Connection, prefix: string, local: LocalShare | undefined) {
+    this.#connection = connection;
+    this.#prefix = prefix;
+    this.#local = local;
+  }
+
+  async take(key: string, limit: BucketLimit): Promise<number> {
+    checkLimit(limit);
+    try {
+      const wait = Number(await this.#run("take", take, key, limit));
+      this.#local?.reset();
+      return wait;
+    } catch (error) {
+      if (!this.#local || !(error instanceof RedisStoreUnavailableError)) throw error;
+      return this.#local.take(key, limit);
+    }
+  }
+
+  async correct(key: string, limit: BucketLimit, remaining: number): Promise<void> {
+    checkLimit(limit);
+    // Any count is clamped to 0..capacity (the script clamps to the capacity); only a value that is no count is refused.
+    if (typeof remaining !== "number" || Number.isNaN(remaining)) throw inputError("remaining", "remaining must be a number.");
+    const count = Math.min(Math.max(remaining, 0), Number.MAX_SAFE_INTEGER);
+    await this.#runOrLocal("correct", correct, key, limit, count, () => this.#local?.correct(key, limit, count));
+  }
+
+  async pause(key: string, limit: BucketLimit, ms: number): Promise<void> {
+    checkLimit(limit);
+    requiredNumber("ms", ms);
+    await this.#runOrLocal("pause", pause, key, limit, ms, () => this.#local?.pause(key, limit, ms));
+  }
+
+  async #runOrLocal(operation: string, code: Script, key: string, limit: BucketLimit, value: number, local: () => void) {
+    try {
+      await this.#run(operation, code, key, limit, value);
+    } catch (error) {
+      if (!(error instanceof RedisStoreUnavailableError)) throw error;
+      local();
+    }
+  }
+
+  #run(operation: string, code: Script, key: string, limit: BucketLimit, ...extra: number[]) {
+    return this.#connection.run(`rateLimit.${operation}`, code, [storeKeys(this.#prefix, key).bucket], [limit.requestsPerMinute, limit.burstSeconds, ...extra]);
+  }
+}
+
+function checkLimit(limit: BucketLimit): void {
+  requiredNumber("limit.requestsPerMinute", limit?.requestsPerMinute, { positive: true });
+  requiredNumber("limit.burstSeconds", limit?.burstSeconds, { positive: true });
+}

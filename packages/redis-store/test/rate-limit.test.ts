@@ -1,0 +1,150 @@
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
+import { startRedis } from "./redis-server.mjs";
+
+let server: Awaited<ReturnType<typeof startRedis>>;
+let admin: Redis;
+const opened: RedisStores[] = [];
+const stores = (count = 1) => Array.from({ length: count }, () => {
+  const s = createRedisStores({ redis: server.url });
+  opened.push(s);
+  return s.rateLimit;
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let n = 0;
+const freshKey = () => `key-${++n}`;
+
+beforeAll(async () => {
+  server = await startRedis();
+  admin = new Redis(server.url);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()));
+  admin.disconnect();
+  await server?.stop();
+});
+
+describe("take", () => {
+  it("hands out exactly the bucket's capacity to concurrent takers on several connections, then answers waits", async () => {
+    // 1 per minute with an hour's burst: 60 tokens, and none refills while the test runs.
+    const limit = { requestsPerMinute: 1, burstSeconds: 3600 };
+    const key = freshKey();
+    const takers = stores(4);
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => (takers[i % 4] as (typeof takers)[0]).take(key, limit)));
+    expect(answers.filter((wait) => wait === 0)).toHaveLength(60);
+    for (const wait of answers.filter((w) => w !== 0)) {
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60_000);
+    }
+  });
+
+  it("refills on the Redis server's clock, whatever the worker's clock says", async () => {
+    const [store] = stores();
+    const key = freshKey();
+    const limit = { requestsPerMinute: 600, burstSeconds: 1 }; // 10 tokens, one more every 100 ms
+    for (let i = 0; i < 10; i++) expect(await store?.take(key, limit)).toBe(0);
+    const wait = (await store?.take(key, limit)) as number;
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(100);
+    // This worker's clock jumps a day ahead: a bucket read on it would be full again.
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
+    vi.setSystemTime(Date.now() + 86_400_000);
+    vi.advanceTimersByTime(86_400_000);
+    expect(await store?.take(key, limit)).toBeGreaterThan(0);
+    vi.useRealTimers();
+    // Real time passes on the server: three tokens' worth.
+    await sleep(350);
+    const after = await Promise.all(Array.from({ length: 6 }, () => store?.take(key, limit)));
+    expect(after.filter((w) => w === 0).length).toBeGreaterThanOrEqual(3);
+    expect(after.filter((w) => w === 0).length).toBeLessThan(6);
+  });
+
+  it("runs its scripts again after the server lost them (EVALSHA falls back to EVAL)", async () => {
+    const [store] = stores();
+    const limit = { requestsPerMinute: 60, burstSeconds: 60 };
+    const key = freshKey();
+    expect(await store?.take(key, limit)).toBe(0);
+    await admin.script("FLUSH");
+    expect(await store?.take(key, limit)).toBe(0);
+  });
+
+  it("writes only namespaced, hashed keys (never the caller's key), which expire once the bucket would be full", async () => {
+    const redis = new Redis(server.url);
+    const own = createRedisStores({ redis, prefix: "tenant-a" });
+    await own.rateLimit.take("scrape_live_secret", { requestsPerMinute: 60, burstSeconds: 60 });
+    const keys = await admin.keys("tenant-a:*");
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^tenant-a:bucket:\{[\w-]+\}$/);
+    expect(keys.join()).not.toContain("secret");
+    // One token short of 60 at 1 per second: full again within about a second (plus a second's margin).
+    const ttl = await admin.pttl(keys[0] as string);
+    expect(ttl).toBeGreaterThan(900);
+    expect(ttl).toBeLessThanOrEqual(2000);
+    await own.close();
+    expect(redis.status).toBe("ready"); // the caller's client stays open
+    redis.disconnect();
+  });
+
+  it("refuses a limit that is not a positive number, naming the field", async () => {
+    const [store] = stores();
+    await expect(store?.take("k", { requestsPerMinute: 0, burstSeconds: 60 })).rejects.toMatchObject({ name: "RedisStoreInputError", field: "limit.requestsPerMinute" });
+    await expect(store?.take("k", { requestsPerMinute: 60 } as never)).rejects.toBeInstanceOf(RedisStoreInputError);
+    await expect(store?.correct("k", { requestsPerMinute: 60, burstSeconds: 60 }, Number.NaN)).rejects.toMatchObject({ field: "remaining" });
+    await expect(store?.pause("k", { requestsPerMinute: 60, burstSeconds: 60 }, -1)).rejects.toMatchObject({ field: "ms" });
+  });
+});
+
+describe("correct", () => {
+  const limit = { requestsPerMinute: 1, burstSeconds: 600 }; // 10 tokens, none refilled during a test
+
+  it("never leaves more tokens than the service says remain", async () => {
+    const [a, b] = stores(2);
+    const key = freshKey();
+    await a?.correct(key, limit, 3);
+    expect([await b?.take(key, limit), await b?.take(key, limit), await b?.take(key, limit)]).toEqual([0, 0, 0]);
+    expect(await a?.take(key, limit)).toBeGreaterThan(0);
+  });
+
+  it("never adds tokens, and clamps the count to 0..capacity", async () => {
+    const [store] = stores();
+    const key = freshKey();
+    await store?.correct(key, limit, 1);
+    await store?.correct(key, limit, 500); // more than remain and than the capacity: no effect
+    expect(await store?.take(key, limit)).toBe(0);
+    expect(await store?.take(key, limit)).toBeGreaterThan(0);
+    const other = freshKey();
+    await store?.correct(other, limit, -4);
+    expect(await store?.take(other, limit)).toBeGreaterThan(0);
+    const third = freshKey();
+    await store?.correct(third, limit, Number.POSITIVE_INFINITY);
+    expect(await store?.take(third, limit)).toBe(0);
+  });
+});
+
+describe("pause", () => {
+  it("gives no token to anyone until the Retry-After has passed", async () => {
+    const [a, b] = stores(2);
+    const key = freshKey();
+    const limit = { requestsPerMinute: 6000, burstSeconds: 60 }; // 100 per second: refill is no reason to wait
+    expect(await a?.take(key, limit)).toBe(0);
+    await a?.pause(key, limit, 1500);
+    const wait = (await b?.take(key, limit)) as number;
+    expect(wait).toBeGreaterThan(1000);
+    expect(wait).toBeLessThanOrEqual(1510);
+    await sleep(wait);
+    expect(await b?.take(key, limit)).toBe(0);
+  });
+
+  it("never shortens a longer pause", async () => {
+    const [store] = stores();
+    const key = freshKey();
+    const limit = { requestsPerMinute: 6000, burstSeconds: 60 };
+    await store?.pause(key, limit, 5000);
+    await store?.pause(key, limit, 10);
+    expect(await store?.take(key, limit)).toBeGreaterThan(4000);
+  });
+});
