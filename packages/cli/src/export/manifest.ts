@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Checkpoint } from "./checkpoint.js";
 
+/** One creator's line of the manifest: how its export ended, what it fetched and what it cost. */
 export interface ManifestEntry {
   creator: string;
   status: Checkpoint["status"] | "pending";
