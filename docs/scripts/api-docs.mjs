@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { Application, Comment, ReflectionKind } from "typedoc";
-import { docsDir, repoDir } from "./site.mjs";
+import { docsDir, redocRoute, repoDir } from "./site.mjs";
 
 /** Each package's entry points: `{ module: "@content-scraper/platform/oauth", file: <declarations> }`. */
 export function entryPoints(pkg) {
@@ -145,8 +145,23 @@ function publicMembers(reflection) {
 
 const code = (source) => `\`\`\`ts\n${source}\n\`\`\``;
 
+/**
+ * The methods behind a `FocusedClient<"platform">` member (`scraper.shortvideo`), which TypeDoc cannot list from the
+ * mapped type: one line each, linked to its operation in the reference.
+ */
+function focusedList(member, { focused, referencePage }) {
+  const platform = /^FocusedClient<"(\w+)">$/.exec(String(member.type ?? ""))?.[1];
+  if (!platform || !focused[platform]) return "";
+  return focused[platform]
+    .map(({ method, summary, tag, operationId, bodyRequired }) => {
+      const call = `${member.parent.name === "ScraperClient" ? "scraper" : member.parent.name}.${member.name}.${method}(${bodyRequired ? "body" : "body?"}, options?)`;
+      return `- \`${call}\`: [${summary}](../../${referencePage}${redocRoute(tag, operationId)})`;
+    })
+    .join("\n");
+}
+
 /** One member of a class or interface: its signature or type, and its comment. */
-function memberMarkdown(anchor, member) {
+function memberMarkdown(anchor, member, options) {
   const heading = `##### ${member.name} {#${anchor}.${member.name}}`;
   if (member.signatures?.length) {
     const name = member.kind === ReflectionKind.Constructor ? `new ${member.parent.name}` : member.name;
@@ -159,7 +174,7 @@ function memberMarkdown(anchor, member) {
   const type = member.type ?? member.getSignature?.type;
   const optional = member.flags.isOptional ? "?" : "";
   const readonly = member.flags.isReadonly || (member.getSignature && !member.setSignature) ? "readonly " : "";
-  return [heading, code(`${readonly}${member.name}${optional}: ${type}`), commentMarkdown(member.comment ?? member.getSignature?.comment)];
+  return [heading, code(`${readonly}${member.name}${optional}: ${type}`), commentMarkdown(member.comment ?? member.getSignature?.comment), focusedList(member, options)];
 }
 
 const kindWords = {
@@ -172,8 +187,12 @@ const kindWords = {
   [ReflectionKind.Enum]: "enum",
 };
 
-/** One exported symbol. `reference` names the reference page where a generated type's shapes are documented. */
-function symbolMarkdown(entry, reflection, { reference }) {
+/**
+ * One exported symbol. `reference` links the reference page where a generated type's shapes are documented, at
+ * `referencePage`; `focused` lists the scraper client's focused methods per platform (`focusedMethods`).
+ */
+function symbolMarkdown(entry, reflection, options) {
+  const { reference } = options;
   const anchor = anchorOf(entry, reflection.name);
   const kind = kindWords[reflection.kind] ?? ReflectionKind[reflection.kind].toLowerCase();
   const lines = [`#### ${reflection.name} {#${anchor}}`];
@@ -191,7 +210,7 @@ function symbolMarkdown(entry, reflection, { reference }) {
     const extended = (reflection.extendedTypes ?? []).map(String).join(", ");
     lines.push(code(`${kind} ${reflection.name}${typeParameters(reflection.typeParameters)}${extended ? ` extends ${extended}` : ""}`));
     lines.push(commentMarkdown(reflection.comment));
-    for (const member of publicMembers(reflection)) lines.push(...memberMarkdown(anchor, member));
+    for (const member of publicMembers(reflection)) lines.push(...memberMarkdown(anchor, member, options));
     return lines;
   }
   if (reflection.kind === ReflectionKind.Namespace || reflection.kind === ReflectionKind.Module) {
@@ -215,7 +234,7 @@ const order = [ReflectionKind.Function, ReflectionKind.Class, ReflectionKind.Var
 const groupTitles = ["Functions", "Classes", "Constants", "Interfaces", "Types", "Namespaces"];
 
 /** The API page of one package: every entry point, every exported symbol grouped by kind. */
-export function apiMarkdown(pkg, modules, links, { reference }) {
+export function apiMarkdown(pkg, modules, links, options) {
   const blocks = [`# ${pkg.name} API`, `Every export of \`${pkg.name}\`, from its type declarations. The [package overview](index.md) shows it in use.`];
   for (const entry of modules.filter((module) => module.pkg === pkg)) {
     const sub = entry.module.slice(pkg.name.length + 1);
@@ -225,7 +244,7 @@ export function apiMarkdown(pkg, modules, links, { reference }) {
       const group = children.filter((child) => !isReExport(child) && (child.kind === kind || (kind === ReflectionKind.Namespace && child.kind === ReflectionKind.Module)));
       if (!group.length) return;
       blocks.push(`### ${groupTitles[index]} {#${anchorOf(entry, groupTitles[index].toLowerCase())}}`);
-      for (const reflection of group) blocks.push(...symbolMarkdown(entry, reflection, { reference }));
+      for (const reflection of group) blocks.push(...symbolMarkdown(entry, reflection, options));
     });
     const reExports = children.filter(isReExport);
     if (reExports.length) blocks.push(`### Re-exported {#${anchorOf(entry, "re-exported")}}`, reExports.map((reflection) => reExportLine(reflection, links)).join("\n"));

@@ -14,7 +14,7 @@ import { errorsMarkdown, errorsPage } from "./errors.mjs";
 import { llmsFull, llmsIndex } from "./llms.mjs";
 import { firstParagraph, renderMarkdown } from "./pages.mjs";
 import { buildReference, renderCopy } from "./reference.mjs";
-import { languages, samplesFor } from "./samples.mjs";
+import { focusedMethods, languages, samplesFor } from "./samples.mjs";
 import { pageSections, searchIndexScript } from "./search.mjs";
 import { colourScheme, distDir, docsDir, escapeHtml, forIntegrators, guideList, guides, overviewGuides, packages, redocRoute, repoDir, siteHeader, surfaces } from "./site.mjs";
 import { tryItData } from "./try-it-data.mjs";
@@ -70,7 +70,9 @@ async function sources(modules, links) {
       : forIntegrators(await read(`${repoDir}packages/${pkg.dir}/README.md`));
     list.push({ page: pkg.page, markdown: overview, pkg });
     const scraper = references.find(({ api }) => api === "scraper");
-    list.push({ page: pkg.apiPage, markdown: apiMarkdown(pkg, modules, links, { reference: `[API reference](../../${scraper?.page ?? "index.html"})` }), pkg });
+    const referencePage = scraper?.page ?? "index.html";
+    const options = { reference: `[API reference](../../${referencePage})`, referencePage, focused: scraper ? focusedMethods(scraper.description) : {} };
+    list.push({ page: pkg.apiPage, markdown: apiMarkdown(pkg, modules, links, options), pkg });
   }
   list.push({ page: "changelog.html", markdown: await changelogMarkdown([{ name: "@content-scraper/spec", dir: "spec" }, ...published.map(({ name, dir }) => ({ name, dir: `packages/${dir}` }))]) });
   return list;

@@ -3,6 +3,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { repoDir } from "./site.mjs";
 
+/**
+^ * A changeset's words for integrators, without its `- correction` lines, which tell the release's breaking-change gate
+ * (by JSON pointer) which changes only describe what the service already did.
+ */
+const withoutCorrections = (text) => text.replace(/^\s*- correction `[^`]*`:.*\n?/gm, "");
+
 /** The pending changesets: `[{ bumps: { "@content-scraper/client": "minor" }, summary }]`. */
 export async function pendingChangesets() {
   const dir = `${repoDir}.changeset`;
@@ -11,7 +17,7 @@ export async function pendingChangesets() {
     files.map(async (file) => {
       const [, front = "", summary = ""] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(await readFile(`${dir}/${file}`, "utf8")) ?? [];
       const bumps = Object.fromEntries([...front.matchAll(/^\s*"?([^":]+)"?\s*:\s*(major|minor|patch)\s*$/gm)].map(([, name, bump]) => [name.trim(), bump]));
-      return { bumps, summary: summary.trim() };
+      return { bumps, summary: withoutCorrections(summary).trim() };
     }),
   );
 }
@@ -40,7 +46,7 @@ export async function changelogMarkdown(list) {
       continue;
     }
     // `changeset version` writes `# name`, then `## version` and `### Minor Changes`: one level down on this page.
-    parts.push(changelog.replace(/^# .*\n/, "").replace(/^(#{2,5}) /gm, "#$1 ").trim(), "");
+    parts.push(withoutCorrections(changelog).replace(/^# .*\n/, "").replace(/^(#{2,5}) /gm, "#$1 ").trim(), "");
   }
   return parts.join("\n");
 }

@@ -47,18 +47,31 @@ export function withoutGapSentences(text) {
     .trim();
 }
 
-/** A copy of a bundled description in which every `x-not-shown` node's description says its gap once, as a callout. */
+/** The gap as plain text, for the places Redoc shows as text rather than Markdown. */
+function notDocumentedText(description, text) {
+  return `Not documented${release(description)}: ${text.replaceAll("`", "")}`;
+}
+
+/**
+ * A copy of a bundled description in which every `x-not-shown` node's description says its gap once, as a callout.
+ * Redoc prints a server's description as plain text: there the gap is a sentence, and Markdown's backticks go.
+ */
 export function markNotShown(description) {
   const copy = structuredClone(description);
-  const visit = (node) => {
-    if (Array.isArray(node)) return node.forEach(visit);
+  const visit = (node, plain = false) => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, plain);
+      return;
+    }
     if (node === null || typeof node !== "object") return;
     const gap = node["x-not-shown"];
     if (typeof gap === "string") {
       const words = withoutGapSentences(node.description ?? "");
-      node.description = [words, notDocumented(description, gap)].filter(Boolean).join("\n\n");
+      node.description = plain
+        ? [words.replaceAll("`", ""), notDocumentedText(description, gap)].filter(Boolean).join(" ")
+        : [words, notDocumented(description, gap)].filter(Boolean).join("\n\n");
     }
-    Object.values(node).forEach(visit);
+    for (const [key, value] of Object.entries(node)) visit(value, plain || key === "servers");
   };
   visit(copy);
   return copy;

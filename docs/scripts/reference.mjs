@@ -2,6 +2,7 @@
 // beside the facts (spec/dist is not touched): the request samples, each gap as one callout, links from every error
 // response to its code on the error-code page, and links to the guides about the surface.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { errorsPage, responseCodes } from "./errors.mjs";
@@ -13,6 +14,8 @@ const run = promisify(execFile);
 const redocly = `${docsDir}node_modules/@redocly/cli/bin/cli.js`;
 // The repository's Redocly config: it turns telemetry off, also in the rendered pages.
 const config = `${docsDir}../redocly.yaml`;
+/** The site header's height, as site.css sets it: Redoc scrolls a section to just below it. */
+const headerHeightPx = Number(/--header-height:\s*(\d+)px/.exec(readFileSync(`${docsDir}templates/site.css`, "utf8"))?.[1] ?? 0);
 
 // Redoc's sidebar shows a "Redocly" logo fetched from a CDN. Inline a text logo instead, so no request leaves the
 // machine. The build fails if the CLI's Redoc stops loading it from there (then this is no longer needed).
@@ -77,6 +80,8 @@ export async function buildReference(surface, copy, workDir, header) {
   // module, and Chromium refuses to load a module file over file://, so a copy beside the page would not run.
   const args = [redocly, "build-docs", input, "--config", config, "--lint-config", "off", "--inlineBundle"];
   args.push("--template", `${docsDir}templates/reference.hbs`, "--title", `${title} · Content Scraper docs`);
+  // A section opened by its link scrolls to just below the site's sticky header (its height in site.css), not under it.
+  args.push(`--openapi.scrollYOffset=${headerHeightPx}`);
   args.push(`--templateOptions.header=${header}`, "-o", output);
   try {
     await run(process.execPath, args, { cwd: docsDir });

@@ -3,6 +3,7 @@
 // rules below are the clients' calling conventions. The build writes them to dist/samples/ (type-checked there) and
 // into the reference pages; test/samples.test.ts runs every one against the sandbox.
 import { deref, operationTable } from "@content-scraper/codegen";
+import { operations } from "./site.mjs";
 
 const methods = ["get", "put", "post", "delete", "patch"];
 
@@ -185,6 +186,25 @@ console.log(response.status, ${answer});
 `;
 }
 
+/** A focused operation's method on the scraper client: its path's last segment in camel case (`searchSuggestions`). */
+const focusedMethodName = (resource) => resource.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
+
+/**
+ * The scraper client's focused operations per platform, in the description's order: `{ shortvideo: [{ method,
+ * operationId, summary, tag, bodyRequired }] }`.
+ */
+export function focusedMethods(description) {
+  const table = operationTable(description);
+  const found = {};
+  for (const operation of operations(description)) {
+    const { platform, resource, tag, requestBodyRequired } = table.operations[operation.operationId] ?? {};
+    if (!platform || !resource || tag !== `Focused: ${platform}`) continue;
+    found[platform] ??= [];
+    found[platform].push({ method: focusedMethodName(resource), operationId: operation.operationId, summary: operation.summary, tag, bodyRequired: Boolean(requestBodyRequired) });
+  }
+  return found;
+}
+
 /** The scraper client's methods: the normalized resources by name, the focused operations under their platform. */
 function scraperCall(request) {
   const { platform, resource, tag } = request.rules;
@@ -204,7 +224,7 @@ function scraperCall(request) {
       return `scraper.audience(${json(platform)}, ${ts(body)})`;
   }
   if (tag !== `Focused: ${platform}`) throw new Error(`${request.operationId}: no scraper client method calls it`);
-  const method = resource.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
+  const method = focusedMethodName(resource);
   const empty = !request.rules.requestBodyRequired && Object.keys(body).length === 0;
   return `scraper.${platform}.${method}(${empty ? "" : ts(body)})`;
 }

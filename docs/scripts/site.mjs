@@ -15,6 +15,7 @@ export const specDist = `${docsDir}node_modules/@content-scraper/spec/dist`;
 export const guideList = [
   { name: "quick-start", surfaces: ["scraper"] },
   { name: "catalog-walks", surfaces: ["scraper"] },
+  { name: "catalog-exports", surfaces: ["scraper"] },
   { name: "errors-retries-billing", surfaces: ["scraper"] },
   { name: "rate-limits", surfaces: ["scraper", "platform", "platform-legacy", "connect"] },
   { name: "sandbox", surfaces: ["scraper", "platform", "platform-legacy", "connect"] },

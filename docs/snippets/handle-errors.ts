@@ -20,7 +20,7 @@ function nextStep(error: unknown): string {
     case "RESOURCE_NOT_FOUND":
       return "billed: the platform confirmed it does not exist; don't ask for it again";
     case "INVALID_INPUT":
-      return `free: fix ${error.field} (${error.reason ?? error.message}) and resend`;
+      return `free: fix ${error.field} (${error.reason ?? error.serviceMessage}) and resend`;
     case "UNAUTHORIZED":
       return "free: send a scraper key (scrape_live_…) that has not been revoked";
     case "INSUFFICIENT_SCRAPER_CREDITS":

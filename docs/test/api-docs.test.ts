@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { entryPoints, readDeclarations, symbolLinks, undocumented } from "../scripts/api-docs.mjs";
-import { distDir, packages } from "../scripts/site.mjs";
+import { focusedMethods } from "../scripts/samples.mjs";
+import { distDir, packages, redocRoute, surfaces } from "../scripts/site.mjs";
 
 const published = await packages();
 const modules = await readDeclarations(published);
@@ -23,5 +24,17 @@ describe("the packages' API reference", () => {
     const anchors = [...symbolLinks(modules).values()].filter((href) => href.startsWith(`${apiPage}#`)).map((href) => href.split("#")[1]);
     expect(anchors.length).toBeGreaterThan(0);
     expect(anchors.filter((anchor) => !html.includes(`id="${anchor}"`))).toEqual([]);
+  });
+
+  it("lists every focused method of the scraper client (scraper.<platform>.<method>) under its member, linked to its operation", async () => {
+    const scraper = (await surfaces()).find(({ api }) => api === "scraper");
+    const html = readFileSync(`${distDir}/packages/client/api.html`, "utf8");
+    const focused = Object.entries(focusedMethods(scraper?.description)).flatMap(([platform, methods]) => (methods as { method: string; tag: string; operationId: string }[]).map((method) => ({ platform, ...method })));
+    expect(focused.length).toBeGreaterThan(0);
+    const missing = focused.filter(({ platform, method, tag, operationId }) => {
+      const member = html.split(`id="ScraperClient.${platform}"`)[1]?.split("<h5")[0] ?? "";
+      return !member.includes(`scraper.${platform}.${method}(`) || !member.includes(`href="../../${scraper?.page}${redocRoute(tag, operationId)}"`);
+    });
+    expect(missing.map(({ platform, method }) => `scraper.${platform}.${method}`)).toEqual([]);
   });
 });

@@ -5,12 +5,14 @@ import { surfaces } from "../scripts/site.mjs";
 type Node = { [key: string]: unknown };
 
 const descriptions = await surfaces();
+/** The callout's words, as plain text. */
+const textOf = (html: string) => html.replace(/<[^>]+>/g, "");
 
-/** Every node of a description that marks a gap. */
-function gaps(node: unknown, found: Node[] = []): Node[] {
+/** Every node of a description that marks a gap, and whether it is a server (whose description Redoc shows as text). */
+function gaps(node: unknown, found: { node: Node; server: boolean }[] = [], server = false): { node: Node; server: boolean }[] {
   if (node && typeof node === "object") {
-    if (typeof (node as Node)["x-not-shown"] === "string") found.push(node as Node);
-    for (const child of Object.values(node)) gaps(child, found);
+    if (typeof (node as Node)["x-not-shown"] === "string") found.push({ node: node as Node, server });
+    for (const [key, child] of Object.entries(node)) gaps(child, found, server || key === "servers");
   }
   return found;
 }
@@ -22,10 +24,13 @@ describe("markNotShown", () => {
     expect(JSON.stringify(description)).toBe(original);
     const marks = gaps(marked);
     expect(marks.length).toBe(gaps(description).length);
-    for (const node of marks) {
-      const note = notDocumented(description, node["x-not-shown"] as string);
+    for (const { node, server } of marks) {
       const text = String(node.description);
+      // A server's description is shown as text: the note is a sentence there, with no markup.
+      const gap = node["x-not-shown"] as string;
+      const note = server ? `${textOf(notDocumented(description, gap))}` : notDocumented(description, gap);
       expect(text.endsWith(note), note).toBe(true);
+      if (server) expect(text).not.toMatch(/[<`]/);
       expect(text.split("Not documented").length - 1, `one note: ${text}`).toBe(1);
       expect(text).not.toMatch(/not shown/i);
     }
@@ -40,6 +45,16 @@ describe("markNotShown", () => {
       'Audience by country.\n\n<div class="not-documented" role="note"><strong>Not documented in v1.3.0:</strong> Its <code>fields</code>.</div>',
     );
     expect(notDocumented({ info: { version: "not shown" } }, "Its version.")).toBe('<div class="not-documented" role="note"><strong>Not documented:</strong> Its version.</div>');
+  });
+
+  it("says a server's gap as plain text, which is how Redoc shows a server's description", () => {
+    const marked = markNotShown({
+      info: { version: "1.3.0" },
+      servers: [{ url: "https://{host}/api/v1", description: "Production. Its host is not shown. The default, `api.example.invalid`, never resolves.", "x-not-shown": "The `host`." }],
+      paths: { "/a": { servers: [{ url: "https://{host}", description: "Root.", "x-not-shown": "The host." }] } },
+    });
+    expect(marked.servers[0].description).toBe("Production. The default, api.example.invalid, never resolves. Not documented in v1.3.0: The host.");
+    expect(marked.paths["/a"].servers[0].description).toBe("Root. Not documented in v1.3.0: The host.");
   });
 
   it("drops only the sentences that state a gap", () => {

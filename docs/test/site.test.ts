@@ -6,7 +6,6 @@ import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type RunningMock, startMock } from "@content-scraper/mock";
-import { type ScriptedServer, startScriptedServer } from "@content-scraper/test-server";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeTables, codeAnchor, errorsPage } from "../scripts/errors.mjs";
@@ -137,10 +136,17 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
     await page.close();
   });
 
-  it.concurrent.each(referencePages)("%s fits the screen and loads offline without errors", async (path) => {
+  it.concurrent.each(referencePages)("%s fits the screen, shows no raw markup, and loads offline without errors", async (path) => {
     const { page, problems } = await open(context(), path);
     await redocReady(page);
     expect(await overflow(page), "horizontal overflow in px").toBeLessThanOrEqual(0);
+    // Text Redoc prints as it is (a server's description, for one) must not show HTML tags or Markdown's backticks.
+    const prose = await page.evaluate(() => {
+      const copy = document.querySelector("#redoc")?.cloneNode(true) as HTMLElement;
+      for (const code of copy.querySelectorAll("pre, code, script, style")) code.remove();
+      return copy.textContent ?? "";
+    });
+    expect(prose.match(/<\/?(?:div|strong|code|p|a)\b[^>]*>|`[^`\s][^`]*`/g) ?? []).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
     await screenshot(page, `${name}-${scheme}-${path}`);
     expect(problems).toEqual([]);
@@ -148,8 +154,9 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
   });
 
   if (width < 500) {
-    it("has a phone menu that opens the whole navigation, with the search in the header", async () => {
-      const { page, problems } = await open(context(), "guides/quick-start.html");
+    // A guide and a reference page alike: the header search, which finds operations too, is there on a phone.
+    it.each(["guides/quick-start.html", "reference/scraper.html"])("%s has a phone menu that opens the whole navigation, with the search in the header", async (path) => {
+      const { page, problems } = await open(context(), path);
       const menu = page.locator(".menu-button");
       await expect(menu.isVisible()).resolves.toBe(true);
       await expect(page.locator("#site-nav").isVisible()).resolves.toBe(false);
@@ -159,7 +166,20 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
       expect(await links.count()).toBeGreaterThan(guides.length + references.length);
       await expect(links.first().isVisible()).resolves.toBe(true);
       await expect(page.locator("#search-input").isVisible()).resolves.toBe(true);
-      await screenshot(page, `${name}-${scheme}-menu-open`);
+      // The open menu lies between the header and the screen's bottom: the menu button (to close it) and the search stay
+      // on top, where a finger finds them.
+      const layout = await page.evaluate(() => {
+        const reachable = (selector: string) => {
+          const element = document.querySelector(selector) as Element;
+          const box = element.getBoundingClientRect();
+          return element.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+        };
+        const nav = (document.getElementById("site-nav") as Element).getBoundingClientRect();
+        const header = (document.querySelector(".site-header") as Element).getBoundingClientRect();
+        return { menu: reachable(".menu-button"), search: reachable("#search-input"), navTop: nav.top - header.bottom, navBottom: nav.bottom - innerHeight };
+      });
+      expect(layout).toEqual({ menu: true, search: true, navTop: 0, navBottom: 0 });
+      await screenshot(page, `${name}-${scheme}-menu-open-${path}`);
       await page.keyboard.press("Escape");
       expect(await menu.getAttribute("aria-expanded")).toBe("false");
       expect(problems).toEqual([]);
@@ -247,6 +267,33 @@ describe("links", () => {
     // A sidebar link opened on its own, as a new tab would.
     const fresh = await open(context(), `${path}${routes.at(-1)}`);
     expect(await rendered(fresh.page, (routes.at(-1) as string).slice(1), [])).toBe(true);
+    // A section opened by its link (an operation, and a section of the API's introduction) scrolls to its heading, which
+    // shows below the site's sticky header, not under it.
+    const introduction = all.find((href) => href.startsWith("#/section/"));
+    const under: string[] = [];
+    for (const hash of [routes.at(-1) as string, ...(introduction ? [introduction] : [])]) {
+      await route(fresh.page, hash.slice(1));
+      const clear = await fresh.page
+        .waitForFunction(
+          (id) => {
+            const heading = document.querySelector(`[data-section-id="${id}"] :is(h1, h2, h3)`);
+            const header = document.querySelector(".site-header");
+            if (!heading || !header) return false;
+            const top = heading.getBoundingClientRect().top;
+            // Near the top of the screen, or as near as the page can scroll (the last section of a short page).
+            const atEnd = scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+            return top >= header.getBoundingClientRect().bottom && (top < innerHeight / 2 || atEnd);
+          },
+          hash.slice(1),
+          { timeout: 10_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!clear) under.push(hash);
+    }
+    expect(under, "sections whose heading stays under the header").toEqual([]);
     await fresh.page.close();
     const hrefs = await page.$$eval("#redoc a[href]", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
     const targets = [...new Set(hrefs.filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith("#")))].map((href) => new URL(href, page.url()));
@@ -340,35 +387,19 @@ describe("the error-code page", () => {
 
 describe("try it", () => {
   let mock: RunningMock;
-  let proxy: ScriptedServer;
 
   beforeAll(async () => {
+    // The sandbox as a reader starts it: it answers CORS itself, as a page opened from disk needs.
     mock = await startMock({ port: 0, seed: "docs-try-it", timeScale: 0 });
-    // The sandbox behind a loopback proxy of this test's own that answers CORS, as a page opened from disk needs.
-    proxy = await startScriptedServer();
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE", "access-control-expose-headers": "*" };
-    proxy.script(async (request, response) => {
-      if (request.method === "OPTIONS") return void response.writeHead(204, cors).end();
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length", "origin"].includes(name))) as Record<string, string>;
-      const answer = await fetch(`${mock.url}${request.url.pathname}${request.url.search}`, {
-        method: request.method,
-        headers,
-        body: ["GET", "HEAD"].includes(request.method) ? undefined : request.body,
-        redirect: "manual",
-      });
-      const kept = Object.fromEntries([...answer.headers].filter(([name]) => !["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)));
-      response.writeHead(answer.status, { ...kept, ...cors }).end(Buffer.from(await answer.arrayBuffer()));
-    });
   });
 
   afterAll(async () => {
-    await proxy?.close();
     await mock?.close();
   });
 
   it("sends the operation in view to the sandbox and shows its answer; any other host is refused", async () => {
-    // This page may reach the sandbox (through the proxy) and nothing else.
-    const sandbox = (url: string) => local(url) || url.startsWith(`${proxy.origin}/`);
+    // This page may reach the sandbox and nothing else.
+    const sandbox = (url: string) => local(url) || url.startsWith(`${mock.url}/`);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.route("**/*", (request) => (sandbox(request.request().url()) ? request.continue() : request.abort()));
     const { page, problems } = await open(context, "reference/scraper.html#/shortvideo/shortvideoprofile", sandbox);
@@ -377,7 +408,7 @@ describe("try it", () => {
     const dialog = page.locator("#try-it");
     await expect(dialog.isVisible()).resolves.toBe(true);
     expect(await page.inputValue('#try-it select[name="operation"]')).toBe("shortvideoProfile");
-    await page.fill('#try-it input[name="baseUrl"]', `${proxy.origin}/api/v1`);
+    await page.fill('#try-it input[name="baseUrl"]', mock.baseUrls.scraper);
     await page.click('#try-it button[value="send"]');
     const output = page.locator(".try-it-response");
     await page.waitForFunction(() => document.querySelector(".try-it-response")?.textContent?.startsWith("200"), null, { timeout: 30_000 });
@@ -394,11 +425,16 @@ describe("try it", () => {
     expect(violations).toEqual([]);
     await screenshot(page, "try-it");
     // A host that is not this machine: refused before any request.
-    const sent = proxy.requests.length;
+    const sent = (await mock.log()).length;
+    const offMachine: string[] = [];
+    page.on("request", (request) => {
+      if (!local(request.url())) offMachine.push(request.url());
+    });
     await page.fill('#try-it input[name="baseUrl"]', "https://api.example.com/api/v1");
     await page.click('#try-it button[value="send"]');
     await expect(output.textContent()).resolves.toMatch(/only to a sandbox on this machine/);
-    expect(proxy.requests.length).toBe(sent);
+    expect(offMachine).toEqual([]);
+    expect((await mock.log()).length).toBe(sent);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,6 @@
 import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
-import { type ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
+import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
 import {
   apiError,
   type CallDefaults,
@@ -14,7 +14,6 @@ import {
   scraperSendConfig,
 } from "./exchange.js";
 import type { paths } from "./generated/scraper.types.js";
-import type { ScraperHooks } from "./hooks.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
 import { checkNumber, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
@@ -47,7 +46,6 @@ interface Family {
   auth: Readonly<Record<string, string>>;
   ledger: Ledger;
   budget: CreditBudget | undefined;
-  hooks: ScraperHooks | undefined;
   send: ExchangeConfig["send"];
 }
 
@@ -67,7 +65,6 @@ function createFamily(options: ScraperClientOptions): Family {
     budget: budget
       ? new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(keyFor("scraper-budget", budget.key, budget.store !== undefined)), budget.maxCredits)
       : undefined,
-    hooks: resolved.hooks,
     send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks),
   };
 }
@@ -236,7 +233,7 @@ export class ScraperClient {
       method: rules.method,
       ...(body === undefined ? {} : { headers: jsonHeaders, body: JSON.stringify(body) }),
     };
-    const { result, envelope } = await this.#send(outgoing, rules, options, true);
+    const { result, envelope } = await this.#send(outgoing, rules, options, true, identifierOf(body));
     const { response, attempts, elapsedMs } = result;
     const success = envelope as SuccessEnvelope;
     return { data: success.data as Data, meta: successMeta(success, response.headers), response: { status: response.status, headers: response.headers, attempts, elapsedMs } };
@@ -247,8 +244,8 @@ export class ScraperClient {
    * hooks), judge the answer, count and settle what it charged, and fail with the call's typed error. `api` calls
    * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
-  async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean): Promise<Verdict> {
-    const { ledger, budget, hooks } = this.#family;
+  async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, identifier?: string): Promise<Verdict> {
+    const { ledger, budget, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
     const details = callDetails(rules);
     ledger.requests++;
@@ -258,6 +255,15 @@ export class ScraperClient {
       const result = await exchange(this.#config, outgoing, rules, options, details);
       const verdict = judge(result, price);
       ledger.creditsCharged += verdict.charged;
+      resolved.logger.info?.(`scraper: ${callName(outgoing, rules)} answered ${result.response.status} in ${Math.round(result.elapsedMs)} ms, ${verdict.charged} credit(s)`, {
+        ...details,
+        identifier,
+        status: result.response.status,
+        durationMs: Math.round(result.elapsedMs),
+        attempts: result.attempts,
+        creditsCharged: verdict.charged,
+        requestId: verdict.envelope?.request_id ?? (verdict.failure instanceof ScraperApiError ? verdict.failure.requestId : undefined),
+      });
       if (reservation) await this.#settle(reservation, verdict.charged);
       reservation = undefined;
       this.#checked(verdict);
@@ -266,7 +272,7 @@ export class ScraperClient {
     } catch (error) {
       // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
       if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
-      if (error instanceof ScraperError) hooks?.onError?.({ name: callName(outgoing, rules), details, error });
+      if (error instanceof ScraperError) resolved.hooks?.onError?.({ name: callName(outgoing, rules), details, error });
       throw error;
     }
   }
@@ -337,6 +343,12 @@ function judge(result: Exchange, price: number): Verdict {
   }
   const failure = new ScraperResponseError(`${operationId} answered ${response.status} with a body that is not the success envelope: ${problem.message}`, operationId, response.status, [problem]);
   return { result, envelope: undefined, failure, charged: 0 };
+}
+
+/** What a call is about, for its log line: the first string of its body (the username, URL, handle or query). */
+function identifierOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  return Object.values(body).find((value): value is string => typeof value === "string");
 }
 
 /** The per-call options, checked: each unusable one is a `ScraperInputError` naming it. */

@@ -92,6 +92,7 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
       if (pacer && response.status === 429) void pacer.pause(delayMs);
     },
     hooks,
+    sleep: options.sleep,
     errors: scraperErrors,
   };
 }

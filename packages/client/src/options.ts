@@ -73,6 +73,11 @@ export interface ScraperClientOptions {
    */
   validateResponses?: ResponseValidator | false | undefined;
   fetch?: typeof fetch | undefined;
+  /**
+   * Waits before a retry (a backoff step or a `Retry-After`): real time by default. A test can run the waits on a
+   * sandbox's clock instead: `sleep: (ms) => sandbox.advance(ms / 1000)` retries at once, as if the time had passed.
+   */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Allow construction in a browser. The key would be exposed to every visitor: don't. */
   dangerouslyAllowBrowser?: boolean | undefined;
   logger?: Logger | undefined;
@@ -90,6 +95,7 @@ export interface ResolvedOptions {
   hooks: ScraperHooks | undefined;
   validateResponses: ResponseValidator | undefined;
   fetch: typeof fetch;
+  sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   logger: Logger;
 }
 
@@ -153,6 +159,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
     hooks: resolveHooks(options.hooks),
     validateResponses: checkValidator(options.validateResponses),
     fetch: fetchImpl,
+    sleep: checkFunction("sleep", options.sleep),
     logger: options.logger ?? silentLogger,
   };
 }
@@ -162,6 +169,11 @@ function checkStore<Store>(option: string, store: Store | undefined, methods: re
   const missing = methods.find((method) => typeof (store as Record<string, unknown> | null)?.[method] !== "function");
   if (missing) throw new ScraperInputError(option, `${option} must be a store with ${methods.join(", ")} methods; ${missing} is missing.`);
   return store;
+}
+
+function checkFunction<F>(option: string, value: F | undefined): F | undefined {
+  if (value !== undefined && typeof value !== "function") throw new ScraperInputError(option, `${option} must be a function.`);
+  return value;
 }
 
 function checkKeyName(option: string, key: string | undefined): string | undefined {

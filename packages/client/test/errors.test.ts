@@ -10,6 +10,7 @@ import {
   ScraperTimeoutError,
 } from "../src/index.js";
 import { validateResponses } from "../src/validate.js";
+import { hostile } from "@content-scraper/test-server";
 import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
 
 const apiKey = "scrape_live_0123456789abcdef";
@@ -228,5 +229,37 @@ describe("validateResponses", () => {
     server.script(drifted);
     const unchecked = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false });
     expect((await unchecked.profile("shortvideo", "creator")).data.follower_count).toBe("1.2M");
+  });
+});
+
+describe("an abort in every waiting state is a ScraperAbortError", () => {
+  const abortSoon = (ms: number) => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("job cancelled")), ms);
+    return controller.signal;
+  };
+  const expectAbort = async (pending: Promise<unknown>, inFlight: boolean) => {
+    const error = (await rejection(pending)) as ScraperAbortError;
+    expect(error).toBeInstanceOf(ScraperAbortError);
+    expect(error).toMatchObject({ inFlight, cause: new Error("job cancelled") });
+  };
+
+  it("while waiting for pacing: nothing is sent", async () => {
+    server.script(ok({ username: "c", display_name: "c", follower_count: 0 }, { headers: { "x-scraper-ratelimit-remaining": "0" } }));
+    const paced = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: 6 } });
+    await paced.profile("shortvideo", "creator"); // the service says nothing remains: the next token is 10 s away
+    await expectAbort(paced.profile("shortvideo", "creator", { signal: abortSoon(100) }), false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("while waiting out a Retry-After", async () => {
+    server.script(fail(429, "SCRAPER_RATE_LIMITED", {}, { "retry-after": "30" }));
+    await expectAbort(client().profile("shortvideo", "creator", { signal: abortSoon(200) }), false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("while reading the body", async () => {
+    server.script(hostile.trickle(50));
+    await expectAbort(client().profile("shortvideo", "creator", { signal: abortSoon(300) }), true);
   });
 });

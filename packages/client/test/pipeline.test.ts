@@ -84,8 +84,9 @@ describe("hooks see every request, whichever door", () => {
     for (const event of seen) expect(inspect(event, { depth: 5 })).not.toContain(apiKey);
   });
 
-  it("refuses a hook that is not a function, naming it", () => {
+  it("refuses a hook or a sleep that is not a function, naming it", () => {
     expect(() => client({ hooks: { onRequest: "log" as never } })).toThrow(expect.objectContaining({ field: "hooks.onRequest" }));
+    expect(() => client({ sleep: 5 as never })).toThrow(expect.objectContaining({ field: "sleep" }));
   });
 });
 
@@ -120,6 +121,20 @@ describe("per-call options and derived clients", () => {
     expect(response.attempts).toBe(2);
     expect(response.headers.get("x-scraper-credits-charged")).toBe("1");
     expect(response.elapsedMs).toBeGreaterThan(0);
+  });
+});
+
+describe("the logger", () => {
+  it("has a line for every call's outcome: operation, identifier, status, duration, credits, request id", async () => {
+    server.script(ok(profile, { charged: 1 }));
+    const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+    await client({ logger: { info: (message, details) => lines.push([message, details]) } }).profile("shortvideo", "maya.bakes");
+    expect(lines).toHaveLength(1);
+    const [message, details] = lines[0] as [string, Record<string, unknown>];
+    expect(message).toMatch(/^scraper: shortvideoProfile answered 200 in \d+ ms, 1 credit\(s\)$/);
+    expect(details).toMatchObject({ operationId: "shortvideoProfile", platform: "shortvideo", identifier: "maya.bakes", status: 200, creditsCharged: 1, requestId: "req_ok", attempts: 1 });
+    expect(typeof details.durationMs).toBe("number");
+    expect(JSON.stringify(lines)).not.toContain(apiKey);
   });
 });
 

@@ -3,6 +3,17 @@ import {
   createScraperClient,
   type ErrorCode,
   type ListedPost,
+  memoryBudgetStore,
+  memoryRateLimitStore,
+  type PostsPage,
+  type ResponseInfo,
+  type ScraperAbortError,
+  type ScraperBudgetError,
+  type ScraperClient,
+  type ScraperError,
+  type ScraperTimeoutError,
+  type ScraperUsage,
+  type WalkState,
   type ScraperApiError,
   type ScraperMeta,
   type ScraperRedirectError,
@@ -93,5 +104,49 @@ describe("the hostile-server limits and errors", () => {
     expectTypeOf<ScraperRedirectError["refusal"]["toOrigin"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ScraperResponseTooLargeError>().toMatchTypeOf<ScraperResponseError>();
     expectTypeOf<ScraperResponseTooLargeError["tooLarge"]["counted"]>().toEqualTypeOf<"content-length" | "decoded">();
+  });
+});
+
+describe("production jobs", () => {
+  it("walks yield typed posts and pages, and expose their state", async () => {
+    const walk = scraper.walkPosts("videosite", "creator", { cursor: "c", maxPages: 3, maxCredits: 3, contentType: "video", maxRetries: 1 });
+    expectTypeOf(walk.state).toEqualTypeOf<Readonly<WalkState>>();
+    expectTypeOf(walk.state.stoppedBecause).toEqualTypeOf<"end" | "maxPages" | "maxCredits" | "aborted" | ScraperError | undefined>();
+    for await (const post of walk) expectTypeOf(post).toEqualTypeOf<ListedPost<"videosite">>();
+    for await (const page of scraper.walkPages("shortvideo", "creator")) {
+      expectTypeOf(page).toEqualTypeOf<PostsPage<"shortvideo">>();
+      expectTypeOf(page.items).toEqualTypeOf<Array<ListedPost<"shortvideo">>>();
+      expectTypeOf(page.nextCursor).toEqualTypeOf<string | undefined>();
+      expectTypeOf(page.response.attempts).toEqualTypeOf<number>();
+    }
+    // @ts-expect-error contentType exists on videosite walks only
+    scraper.walkPosts("shortvideo", "creator", { contentType: "video" });
+  });
+
+  it("focused walkers yield the listing's own items", async () => {
+    for await (const video of scraper.shortvideo.walkFavorites({ handle: "creator" })) expectTypeOf(video.aweme_id).toEqualTypeOf<string>();
+    for await (const playlist of scraper.shortvideo.walkPlaylists({ unique_id: "creator" })) expectTypeOf(playlist.playlist_id).toEqualTypeOf<string>();
+    for await (const page of scraper.shortvideo.walkRepostsPages({ handle: "creator" }, { maxPages: 2 })) expectTypeOf(page.data.has_more).toEqualTypeOf<boolean>();
+    // @ts-expect-error hashtag is not a cursor listing
+    scraper.shortvideo.walkHashtag;
+  });
+
+  it("takes a budget, stores, hooks and per-call options; results carry the response", async () => {
+    const typed = createScraperClient({
+      budget: { maxCredits: 100, store: memoryBudgetStore() },
+      rateLimit: { requestsPerMinute: 120, store: memoryRateLimitStore(), key: "account-1" },
+      hooks: [{ onResponse: (event) => expectTypeOf(event.status).toEqualTypeOf<number>() }, { onError: (event) => expectTypeOf(event.error).toEqualTypeOf<Error>() }],
+    });
+    const { response } = await typed.profile("shortvideo", "creator", { maxRetries: 0, headers: { "x-trace": "1" } });
+    expectTypeOf(response).toEqualTypeOf<ResponseInfo>();
+    expectTypeOf(typed.withOptions({ timeoutMs: 1000 })).toEqualTypeOf<ScraperClient>();
+    expectTypeOf(typed.usage).toEqualTypeOf<ScraperUsage>();
+    expectTypeOf<ScraperBudgetError["budget"]["needed"]>().toEqualTypeOf<number>();
+    expectTypeOf<ScraperAbortError["inFlight"]>().toEqualTypeOf<boolean>();
+    expectTypeOf<ScraperTimeoutError>().toMatchTypeOf<ScraperAbortError>();
+    // @ts-expect-error headers are strings
+    typed.profile("shortvideo", "creator", { headers: { "x-trace": 1 } });
+    // @ts-expect-error the budget needs maxCredits
+    createScraperClient({ budget: {} });
   });
 });

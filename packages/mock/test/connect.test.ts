@@ -1,7 +1,7 @@
 // The connect API on the real gateway: no documented path, so every authenticated request answers the sandbox's 404; the
 // key's prefix selects the environment, a scraper key is refused, and the general limit answers 429 with Retry-After.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RunningMock } from "../src/index.js";
+import { connectKeySuffixes, type RunningMock } from "../src/index.js";
 import { start } from "./support.js";
 
 let mock: RunningMock;
@@ -34,6 +34,14 @@ it("refuses a scraper key, a missing key, a bare prefix and an unknown key with 
     expect(answer.status, String(key)).toBe(401);
     expect(answer.body.error.code).toBe("unauthorized");
   }
+});
+
+it.each(["sk_test_", "sk_live_"])("answers the magic %s keys: invalid with 401, ratelimited with 429 and Retry-After at once", async (prefix) => {
+  const invalid = await call(`${prefix}${connectKeySuffixes.invalid}`);
+  expect([invalid.status, invalid.body.error.code]).toEqual([401, "unauthorized"]);
+  const limited = await call(`${prefix}${connectKeySuffixes.rateLimited}`);
+  expect([limited.status, limited.body.error.code]).toEqual([429, "rate_limited"]);
+  expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 });
 
 it("limits a key to 100 requests a minute, with Retry-After on the 429", async () => {

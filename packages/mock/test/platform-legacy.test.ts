@@ -39,7 +39,9 @@ it("refuses a missing key and the keys of other surfaces with 401 { error }", as
   }
 });
 
-it("answers the magic keys with 402 and 403", async () => {
+it("answers the magic keys with 401 (a key of the right shape that is invalid), 402 and 403", async () => {
+  const invalid = await history(legacyKeys.invalid);
+  expect([invalid.status, typeof invalid.body.error]).toEqual([401, "string"]);
   expect((await history(legacyKeys.noSubscription)).status).toBe(402);
   expect((await history(legacyKeys.restricted)).status).toBe(403);
 });

@@ -6,7 +6,7 @@ import { type ErrorCode, errorCodes, type OperationId, operations } from "./gene
 import type { paths } from "./generated/platform.types.js";
 import { idempotencyKeyFor } from "./idempotency.js";
 import type { PlatformMeta, PlatformResult } from "./meta.js";
-import { cursorItems } from "./paging.js";
+import { cursorItems, isCursorPage } from "./paging.js";
 import { inputError, notJson, operationMatcher, type RequestOptions, type Sender, sender, transportSend } from "./transport.js";
 import type { ListOptions, MetricsHistoryOptions, PostMetricsHistory, RequestBody, SuccessBody, WebhookDelivery, WebhookDeliveryPage, WriteOptions } from "./types.js";
 
@@ -55,6 +55,24 @@ export function platformApiError(answer: Pick<Answer, "response" | "text">, oper
   return code === "subscription_required" ? new SubscriptionRequiredError(fields) : new PlatformApiError(fields);
 }
 
+/** The operations whose success body the description shows, with the check of its shape: its cursor lists. */
+const shapes: Partial<Record<OperationId, { check: (data: unknown) => boolean; shape: string }>> = {
+  listWebhookDeliveries: { check: isCursorPage, shape: "a cursor page" },
+};
+
+/**
+ * A 2xx body of an operation whose success shape is shown must have it, through a method or `api` alike (with no
+ * validator loaded): `null`, an array or a page without `data` is a `PlatformResponseError` naming the operation.
+ */
+function checkShape(rules: Rules | undefined, data: unknown, answer: Pick<Answer, "response">, idempotencyKey: string | undefined): unknown {
+  const expected = rules && shapes[rules.operationId as OperationId];
+  if (expected && !expected.check(data)) {
+    const name = rules.operationId;
+    throw new PlatformResponseError(`${name} answered ${answer.response.status} with a body that is not ${expected.shape}`, name, answer.response.status, idempotencyKey);
+  }
+  return data;
+}
+
 interface Exchange {
   method: string;
   path: string;
@@ -95,7 +113,7 @@ export class PlatformClient {
         if (rules && "server" in rules) outgoing.url = `${baseFor(this.baseUrl, rules)}${path}${url.search}`;
         const given = request.headers.get("idempotency-key") ?? undefined;
         const { answer, idempotencyKey, name } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
-        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer, idempotencyKey));
+        if (answer.response.ok) checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
         return responseFrom(answer);
       },
     });
@@ -114,11 +132,7 @@ export class PlatformClient {
       query: { cursor: options.cursor, limit: options.limit },
       options,
     });
-    const page = result.data as WebhookDeliveryPage | undefined;
-    if (!isObject(page) || !Array.isArray(page.data) || typeof page.hasMore !== "boolean") {
-      throw new PlatformResponseError("listWebhookDeliveries answered with a body that is not a cursor page", "listWebhookDeliveries", result.meta.status, undefined);
-    }
-    return { data: page, meta: result.meta };
+    return { data: result.data as WebhookDeliveryPage, meta: result.meta };
   }
 
   /** Every delivery of a webhook, following `nextCursor` until `hasMore` is false. */
@@ -213,7 +227,7 @@ export class PlatformClient {
     }
     const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
     if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
-    const data = successJson(answer.text, () => notJson(name, answer, idempotencyKey));
+    const data = checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
     const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
     return { data, meta };
   }

@@ -5,6 +5,13 @@ export interface CursorPage<Item> {
   hasMore: boolean;
 }
 
+/** Whether `value` has a cursor page's shape: an object with a `data` array and a boolean `hasMore`. */
+export function isCursorPage(value: unknown): value is CursorPage<unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const page = value as Partial<CursorPage<unknown>>;
+  return Array.isArray(page.data) && typeof page.hasMore === "boolean";
+}
+
 /**
  * Every item of an OAuth list, page by page: the first request without a cursor, each later one with the previous
  * `nextCursor` verbatim (it is opaque), until `hasMore` is false. A page that says `hasMore` without a cursor, or a

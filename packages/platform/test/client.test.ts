@@ -210,9 +210,19 @@ describe("cursor lists", () => {
     expect(server.requests.every((request) => request.url.searchParams.get("limit") === "2")).toBe(true);
   });
 
-  it("refuses a page that is not a cursor page", async () => {
-    server.script(json(200, { items: [] }));
-    expect(await rejection(client().listWebhookDeliveries("wh_1"))).toBeInstanceOf(PlatformResponseError);
+  it.each([
+    ["another object", { items: [] }],
+    ["null", null],
+    ["an array", []],
+    ["a page without hasMore", { data: [], nextCursor: null }],
+  ])("refuses %s for a cursor page, through the method and api alike, naming the operation", async (_name, body) => {
+    for (const call of [() => client().listWebhookDeliveries("wh_1"), () => client().api.GET("/webhooks/{id}/deliveries", { params: { path: { id: "wh_1" } } })]) {
+      server.script(json(200, body));
+      const error = await rejection(call());
+      expect(error).toBeInstanceOf(PlatformResponseError);
+      expect(error).toMatchObject({ operation: "listWebhookDeliveries", status: 200 });
+      expect(error.message).toBe("listWebhookDeliveries answered 200 with a body that is not a cursor page");
+    }
   });
 });
 

@@ -8,6 +8,7 @@ export { type Logger, silentLogger } from "./logger.js";
 export { describeRefusal, maxRedirects, type RedirectRefusal } from "./redirect.js";
 export {
   defaultMaxRetryWaitMs,
+  defaultTransportTimeoutMs,
   jsonOutgoing,
   resolveLimits,
   resolveTransport,

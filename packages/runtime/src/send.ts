@@ -133,6 +133,8 @@ export interface SendConfig {
   /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
   beforeRetry?: ((answer: Answer, decision: RetryDecision) => void) | undefined;
   hooks?: SendHooks | undefined;
+  /** Waits before a retry; the runtime's `sleep` (real time) by default. A test can pass one that moves a sandbox's clock instead. */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   errors: SendErrors;
 }
 
@@ -206,7 +208,7 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     config.logger.warn?.(`${answered}; retry ${attempt + 1} of ${maxRetries} in ${Math.round(decision.delayMs)} ms`, details);
     hooks?.onRetry?.({ ...event, status: response.status, delayMs: decision.delayMs, reason: decision.summary });
     try {
-      await sleep(decision.delayMs, userSignal);
+      await (config.sleep ?? sleep)(decision.delayMs, userSignal);
     } catch (error) {
       throw userSignal?.aborted ? aborted(false) : error;
     }

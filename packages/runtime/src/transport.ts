@@ -8,8 +8,9 @@ export interface TransportOptions {
   /** The API's base address (`https://<host>/api/…`). */
   baseUrl: string;
   /**
-   * Per attempt. v1.3.0 documents no timeout for these APIs, so there is none by default (pass a `signal` or
-   * set one). A timed-out request is not retried: it may have been acted on.
+   * Per attempt, from sending to the last byte of the body (default 60 000 ms: `defaultTransportTimeoutMs`, the SDK's
+   * choice, since v1.3.0 documents no timeout for these APIs). A timed-out request is not retried: it may have been
+   * acted on.
    */
   timeoutMs?: number | undefined;
   retry?: {
@@ -28,6 +29,12 @@ export interface TransportOptions {
   /** Receives request and retry lines; never a token, a key or a secret. */
   logger?: Logger | undefined;
 }
+
+/**
+ * The SDK's default timeout for the surfaces whose description documents none (the platform APIs, connect, the OAuth
+ * endpoints): without one, a server that never finishes its answer would hold a call forever.
+ */
+export const defaultTransportTimeoutMs = 60_000;
 
 /**
  * The SDK's default `maxRetryWaitMs` for the surfaces whose description documents no backoff cap (the platform APIs,
@@ -51,7 +58,7 @@ export function resolveLimits(
 export interface Transport {
   baseUrl: string;
   fetch: typeof fetch;
-  timeoutMs: number | undefined;
+  timeoutMs: number;
   maxRetries: number;
   maxRetryWaitMs: number;
   maxResponseBytes: number;
@@ -69,7 +76,7 @@ export function resolveTransport(options: TransportOptions, example: string, fai
   return {
     baseUrl: checkBaseUrl("baseUrl", options.baseUrl, { example }, fail),
     fetch: fetchImpl,
-    timeoutMs: options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }, fail),
+    timeoutMs: checkNumber("timeoutMs", options.timeoutMs, defaultTransportTimeoutMs, { positive: true }, fail),
     maxRetries: checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }, fail),
     ...resolveLimits(options, defaultMaxRetryWaitMs, fail),
     logger: options.logger ?? silentLogger,

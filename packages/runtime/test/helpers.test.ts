@@ -1,5 +1,19 @@
 import { describe, expect, it, vi } from "vitest";
-import { abortReason, checkBaseUrl, checkNumber, countHeader, deadline, isBrowser, maxTimerMs, rateLimitHeaders, retryAfterMs, setTimer, sleep } from "../src/index.js";
+import {
+  abortReason,
+  checkBaseUrl,
+  checkNumber,
+  countHeader,
+  deadline,
+  defaultTransportTimeoutMs,
+  isBrowser,
+  maxTimerMs,
+  rateLimitHeaders,
+  resolveTransport,
+  retryAfterMs,
+  setTimer,
+  sleep,
+} from "../src/index.js";
 
 const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
 
@@ -169,5 +183,14 @@ describe("option checks", () => {
     vi.stubGlobal("window", { document: {} });
     expect(isBrowser()).toBe(true);
     vi.unstubAllGlobals();
+  });
+});
+
+describe("resolveTransport", () => {
+  it("times out after the SDK's default when no timeout is given, so no call can hang forever", () => {
+    expect(resolveTransport({ baseUrl: "https://api.example.invalid/api/embed" }, "https://<host>/api/embed", fail).timeoutMs).toBe(defaultTransportTimeoutMs);
+    expect(defaultTransportTimeoutMs).toBe(60_000);
+    expect(resolveTransport({ baseUrl: "https://api.example.invalid/api/embed", timeoutMs: 5 }, "", fail).timeoutMs).toBe(5);
+    expect(() => resolveTransport({ baseUrl: "https://api.example.invalid/api/embed", timeoutMs: 0 }, "", fail)).toThrow(/timeoutMs/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoryBudgetStore, memoryRateLimitStore, Pacer } from "../src/index.js";
+import { type CreditReservation, memoryBudgetStore, memoryRateLimitStore, Pacer } from "../src/index.js";
 
 const limit = { requestsPerMinute: 60, burstSeconds: 60 };
 
@@ -80,15 +80,16 @@ describe("the pacer", () => {
 describe("the in-memory credit budget", () => {
   it("reserves while spent plus reserved stays within the limit, and settles what was charged", () => {
     const store = memoryBudgetStore();
-    const first = store.reserve("k", 25, 30);
+    // The in-memory store answers synchronously.
+    const reserve = (credits: number) => store.reserve("k", credits, 30) as CreditReservation | undefined;
+    const first = reserve(25);
     expect(first).toBeDefined();
-    expect(store.reserve("k", 6, 30)).toBeUndefined();
+    expect(reserve(6)).toBeUndefined();
     expect(store.state("k")).toEqual({ spent: 0, reserved: 25 });
-    store.settle("k", first as NonNullable<typeof first>, 0); // refunded
-    store.settle("k", first as NonNullable<typeof first>, 25); // a second settle of the same reservation counts nothing
+    store.settle("k", first as CreditReservation, 0); // refunded
+    store.settle("k", first as CreditReservation, 25); // a second settle of the same reservation counts nothing
     expect(store.state("k")).toEqual({ spent: 0, reserved: 0 });
-    const second = store.reserve("k", 1, 30);
-    store.settle("k", second as NonNullable<typeof second>, 1);
+    store.settle("k", reserve(1) as CreditReservation, 1);
     expect(store.state("k")).toEqual({ spent: 1, reserved: 0 });
     expect(store.state("other")).toEqual({ spent: 0, reserved: 0 });
   });

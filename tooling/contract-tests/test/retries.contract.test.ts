@@ -61,3 +61,25 @@ it("never retries an injected billed not-found", async () => {
   expect(error).toMatchObject({ status: 404, code: "PROFILE_NOT_FOUND", billed: true, retryable: false });
   expect(await profileLog()).toEqual([[404, 1]]);
 });
+
+it("runs its retry waits on the sandbox's clock when told to: the backoff and the Retry-After pass at once", async () => {
+  await mock.inject({ operation: "shortvideoProfile", status: 502, count: 1 });
+  await mock.inject({ operation: "shortvideoProfile", status: 429, count: 1 });
+  const waits: number[] = [];
+  const client = clientFor(mock, {
+    rateLimit: false,
+    retry: { maxRetries: 2, baseDelayMs: 30_000, maxDelayMs: 300_000 }, // the description's backoff, unscaled
+    sleep: async (ms) => {
+      waits.push(ms);
+      await mock.advance(ms / 1000);
+    },
+  });
+  const started = performance.now();
+  const { meta } = await client.profile("shortvideo", "creator");
+  expect(meta.creditsCharged).toBe(1);
+  expect((await mock.log({ operation: "shortvideoProfile" })).map((entry) => entry.status)).toEqual([502, 429, 200]);
+  expect(waits[0]).toBeGreaterThanOrEqual(30_000); // the first backoff step, jitter on top
+  expect(waits[1]).toBeGreaterThanOrEqual(1_000); // the sandbox bucket's Retry-After, in whole seconds
+  expect((await mock.clock()).advancedSeconds).toBeGreaterThanOrEqual(31);
+  expect(performance.now() - started).toBeLessThan(30_000); // none of the half minute was waited for real
+});

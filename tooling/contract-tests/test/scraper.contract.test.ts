@@ -99,9 +99,9 @@ describe("the documented negative cases, as typed errors", () => {
     expect((await client.profile("shortvideo", "creator")).meta.creditsRemaining).toBe(before - 1);
   });
 
-  it("the gateway's bare 504: a typed error without a code, retryable", async () => {
+  it("the gateway's bare 504: a typed error with the client's code GATEWAY_TIMEOUT, retryable, not billed", async () => {
     const error = await apiError(clientFor(mock, { retry: { maxRetries: 0 } }).profile("videosite", "gatewaytimeout"));
-    expect(error).toMatchObject({ status: 504, code: undefined, retryable: true });
+    expect(error).toMatchObject({ status: 504, code: "GATEWAY_TIMEOUT", codeSource: "client", retryable: true, billed: false });
   });
 
   it("a busy service: SCRAPER_SYSTEM_BUSY with its Retry-After", async () => {

@@ -164,7 +164,7 @@ export const subjects = [
   {
     ...platformSurface,
     name: "platform: api.GET",
-    checksShape: false,
+    checksShape: true,
     reportsRetryAfter: false,
     open: (origin, limits = {}) => {
       const client = platform(origin, limits);

@@ -13,8 +13,8 @@ import { ROOT } from "../src/packages.mjs";
 type Edit = { name: string; kind: string; patch: PatchOperation[] };
 type Seeded = { breaking: Edit[]; benign: Edit[] };
 
-/** Connect shows no operation: README.md says which of its facts the 32 breaking edits change, and why not 40. */
-const MIN_BREAKING = { scraper: 40, platform: 40, "platform-legacy": 40, connect: 32 } as const;
+/** At least 40 breaking edits per surface; connect shows no operation, so README.md says which of its facts they change. */
+const MIN_BREAKING = { scraper: 40, platform: 40, "platform-legacy": 40, connect: 40 } as const;
 const MIN_BENIGN = 20;
 /** Where the catch rates are stated (the root README indents its table in a list). */
 const READMES = [join(ROOT, "tooling/release/README.md"), join(ROOT, "README.md")];

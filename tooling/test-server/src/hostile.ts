@@ -42,8 +42,8 @@ export const declares =
 
 const chunk = Buffer.alloc(64 * 1024);
 
-/** Writes `chunk` into `sink` until `total` bytes went in or `response` closed, waiting whenever `sink` is full. */
-function pump(response: ServerResponse, sink: Writable, total: number): void {
+/** Writes `piece` (zeros by default) into `sink` until `total` bytes went in or `response` closed, waiting whenever `sink` is full. */
+function pump(response: ServerResponse, sink: Writable, total: number, piece: Buffer = chunk): void {
   let written = 0;
   let closed = false;
   response.on("close", () => {
@@ -52,9 +52,9 @@ function pump(response: ServerResponse, sink: Writable, total: number): void {
   });
   const step = () => {
     while (!closed && written < total) {
-      const piece = total - written < chunk.length ? chunk.subarray(0, total - written) : chunk;
-      written += piece.length;
-      if (!sink.write(piece)) {
+      const next = total - written < piece.length ? piece.subarray(0, total - written) : piece;
+      written += next.length;
+      if (!sink.write(next)) {
         sink.once("drain", step);
         return;
       }
@@ -83,3 +83,19 @@ export const bomb =
     compressor.pipe(response);
     pump(response, compressor, decodedBytes);
   };
+
+// The gzip header (RFC 1952: magic, deflate, no flags, no time, unknown OS), and an empty non-final stored deflate block
+// (RFC 1951: BFINAL 0, BTYPE 00, LEN 0, NLEN 0xffff), which decodes to nothing.
+const gzipHeader = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+const emptyBlocks = Buffer.alloc(64 * 1024 * 5);
+for (let at = 0; at < emptyBlocks.length; at += 5) emptyBlocks.set([0, 0, 0, 0xff, 0xff], at);
+
+/**
+ * A gzip body that never ends and decodes to nothing: the header, then empty stored blocks forever, as fast as the
+ * client reads them. Only a count of the bytes on the wire stops it; the decoded count stays at 0.
+ */
+export const inflatesToNothing = (): Handler => (_request, response) => {
+  response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+  response.write(gzipHeader);
+  pump(response, response, Number.POSITIVE_INFINITY, emptyBlocks);
+};

@@ -1,6 +1,7 @@
 // Runs in a fresh npm project where the packed tarballs are installed: every published entry point,
 // imported by its package name, does something real, offline.
 import assert from "node:assert/strict";
+import { exitCodes, run } from "@content-scraper/cli";
 import { createScraperClient, ScraperInputError } from "@content-scraper/client";
 import { validateResponses } from "@content-scraper/client/validate";
 import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
@@ -50,6 +51,9 @@ try {
   const { data } = await scraper.profile("shortvideo", "creator");
   assert.ok(data);
   ok(`mock: startMock on ${mock.url}, one profile through the client, validated`);
+  process.env.SCRAPER_API_KEY = "scrape_live_consumer";
+  assert.equal(await run(["node", "content-scraper", "profile", "shortvideo", "creator", "--base-url", mock.baseUrls.scraper]), exitCodes.ok);
+  ok("cli: content-scraper profile against the sandbox");
 } finally {
   await mock.close();
 }

@@ -1,5 +1,6 @@
 // Type-checked with tsc --noEmit against the installed tarballs' declarations, as a Node-only project does (module
 // NodeNext, lib ES2023 without DOM, skipLibCheck off).
+import { exitCodes, type Manifest, run as runCli } from "@content-scraper/cli";
 import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
@@ -27,5 +28,5 @@ export async function run(): Promise<string> {
   const { data } = await scraper.profile("shortvideo", "creator");
   await mock.close();
   const error: ScraperInputError | undefined = undefined;
-  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared]);
+  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
 }

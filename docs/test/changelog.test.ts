@@ -1,0 +1,60 @@
+// The changelog page is built from the changesets: every published package has its section, every pending changeset
+// is listed under each package it bumps, and a package's CHANGELOG.md (as `changeset version` writes it) shows there.
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changelogMarkdown, pendingChangesets } from "../scripts/changelog.mjs";
+import { distDir, packages, repoDir } from "../scripts/site.mjs";
+
+const published = [{ name: "@content-scraper/spec" }, ...(await packages())];
+const pending = await pendingChangesets();
+const page = readFileSync(`${distDir}/changelog.html`, "utf8");
+/** The text of one package's section of the page: from its heading to the next heading of that level. */
+const section = (name: string) => {
+  const html = page.split(/<h2 /).find((part) => part.startsWith(`id=`) && part.includes(`<code>${name}</code><a class="anchor"`)) ?? "";
+  return html
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+};
+
+describe("the built changelog page", () => {
+  it("has a section for the spec and every published package", () => {
+    expect(published.filter(({ name }) => section(name) === "").map(({ name }) => name)).toEqual([]);
+  });
+
+  it("lists every pending changeset under each package it bumps, with the kind of bump", () => {
+    expect(pending.length).toBeGreaterThan(0);
+    const missing = pending.flatMap(({ bumps, summary }) => {
+      // The first words of the summary, as text (inline code and emphasis are rendered as HTML).
+      const opening = summary.replace(/[`*]/g, "").split(/\s+/).slice(0, 5).join(" ");
+      return Object.entries(bumps)
+        .filter(([name, bump]) => !section(name).includes(`${bump}: ${opening}`))
+        .map(([name]) => `${name}: ${opening}`);
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("a released package", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(`${tmpdir()}/docs-changelog-`);
+    await writeFile(`${dir}/CHANGELOG.md`, "# @example/released\n\n## 1.1.0\n\n### Minor Changes\n\n- abc1234: Walks stop at maxCredits.\n");
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("shows its CHANGELOG.md one heading level down, and an unreleased package says so", async () => {
+    const markdown = await changelogMarkdown([
+      { name: "@example/released", dir: relative(repoDir, dir) },
+      { name: "@example/unreleased", dir: relative(repoDir, `${dir}/nowhere`) },
+    ]);
+    expect(markdown).toContain("## `@example/released`\n\n### 1.1.0\n\n#### Minor Changes\n\n- abc1234: Walks stop at maxCredits.");
+    expect(markdown).toContain("## `@example/unreleased`\n\nNot released yet.");
+  });
+});

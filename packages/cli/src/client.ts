@@ -1,0 +1,41 @@
+import { type CreditBudgetStore, createScraperClient, type Platform, type RateLimitStore, type ScraperClient } from "@content-scraper/client";
+import { UsageError } from "./usage-error.js";
+
+/** The connection options every command shares. */
+export interface ConnectionOptions {
+  baseUrl?: string | undefined;
+  /** Client-side pacing, requests per minute; `undefined` keeps the description's default. */
+  requestsPerMinute?: number | undefined;
+  /** Retries of a refunded or rate-limited answer before the creator counts as failed; `undefined` keeps the client's. */
+  maxRetries?: number | undefined;
+}
+
+export interface ClientStores {
+  rateLimit?: RateLimitStore | undefined;
+  budget?: CreditBudgetStore | undefined;
+  budgetKey?: string | undefined;
+}
+
+/** The scraper client, keyed from `SCRAPER_API_KEY` (never an argument: argv is visible to every user of the machine). */
+export function scraperClient(options: ConnectionOptions, maxCredits?: number, stores: ClientStores = {}): ScraperClient {
+  const apiKey = process.env.SCRAPER_API_KEY;
+  if (!apiKey) throw new UsageError("SCRAPER_API_KEY is not set: export your scraper key (scrape_live_…) in the environment.");
+  const baseUrl = options.baseUrl ?? process.env.SCRAPER_BASE_URL;
+  if (!baseUrl) throw new UsageError("--base-url is required (or SCRAPER_BASE_URL): the scraper base address, ending in /api/v1.");
+  return createScraperClient({
+    apiKey,
+    baseUrl,
+    rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
+    retry: { maxRetries: options.maxRetries },
+    ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
+  });
+}
+
+/**
+ * Refuses a platform without a posts listing before an export starts (a `ScraperInputError` naming the field), rather
+ * than failing every creator: building a walk applies the client's own check and sends nothing.
+ */
+export function checkPlatform(client: ScraperClient, platform: string): Platform {
+  client.walkPages(platform as Platform, "");
+  return platform as Platform;
+}

@@ -1,0 +1,20 @@
+/** The exit statuses of `content-scraper`, documented in the README. */
+export const exitCodes = {
+  /** Every creator's catalog is exported (or the one-off call answered). */
+  ok: 0,
+  /** The run finished, but some creators failed (see the manifest), or a one-off call was answered with an error. */
+  failed: 1,
+  /** Bad arguments or environment: nothing was sent. */
+  usage: 2,
+  /** Stopped before the end, resumable: no credits left (402), the key refused (401), or `--max-credits` reached. */
+  stopped: 3,
+  /** Interrupted (Ctrl-C / SIGINT or SIGTERM), checkpoints written: run the same command again to continue. */
+  interrupted: 130,
+} as const;
+
+/** The exit status of an export from why it stopped and how its creators ended. */
+export function exportExitCode(stoppedBecause: string, failed: number): number {
+  if (stoppedBecause === "interrupted") return exitCodes.interrupted;
+  if (stoppedBecause !== "complete") return exitCodes.stopped;
+  return failed > 0 ? exitCodes.failed : exitCodes.ok;
+}

@@ -1,0 +1,6 @@
+/** The `content-scraper` command as a function, for programs that embed it: `await run(["node", "content-scraper", "export", …])`. */
+export { run } from "./program.js";
+export { exitCodes } from "./exit-codes.js";
+export type { Checkpoint } from "./export/checkpoint.js";
+export type { Manifest, ManifestEntry } from "./export/manifest.js";
+export type { ExportLine } from "./export/output.js";

@@ -1,0 +1,168 @@
+import { readFileSync } from "node:fs";
+import { type Platform, ScraperApiError, ScraperInputError } from "@content-scraper/client";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { exitCodes } from "./exit-codes.js";
+import type { ReporterKind } from "./progress.js";
+import { UsageError } from "./usage-error.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
+const integer = (name: string, min: number) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new InvalidArgumentError(`${name} must be an integer of at least ${min}.`);
+  return parsed;
+};
+
+const environment = `
+Environment:
+  SCRAPER_API_KEY   your scraper key (scrape_live_…); never passed as an argument
+  SCRAPER_BASE_URL  the base address, ending in /api/v1, when --base-url is not given`;
+
+const exitStatuses = `
+Exit status:
+  0    every creator exported
+  1    finished, some creators failed (see the manifest); a rerun retries those that may succeed
+  2    bad arguments or environment, nothing sent
+  3    stopped, resumable: no credits left (402), key refused (401) or --max-credits reached
+  130  interrupted (Ctrl-C, SIGTERM) after checkpointing: run the same command again to continue`;
+
+interface CommonOptions {
+  baseUrl?: string;
+  requestsPerMinute?: number;
+  maxRetries?: number;
+}
+
+const withConnection = (command: Command) =>
+  command
+    .option("--base-url <url>", "the scraper base address, ending in /api/v1 (default: $SCRAPER_BASE_URL)")
+    .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1))
+    .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0));
+
+/** A one-off call, its module loaded when used (each command loads only what it runs: the CLI starts fast). */
+async function oneOff(...args: Parameters<typeof import("./one-off.js").oneOff>): Promise<number> {
+  return (await import("./one-off.js")).oneOff(...args);
+}
+
+/** The `content-scraper` program: argument parsing only; every rule lives in the client. */
+export function buildProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command("content-scraper")
+    .description("Export creators' catalogs from the Content Scraper API to JSONL (resumable, on one machine or a Redis fleet), and make one-off calls.")
+    .version(version)
+    .showHelpAfterError("(content-scraper <command> --help shows the options)")
+    .exitOverride()
+    .addHelpText("after", environment);
+
+  withConnection(
+    program
+      .command("export")
+      .summary("export every creator's profile and posts to JSONL, resumably")
+      .description(
+        "Exports each creator's profile and every post of its catalog to <out>/<platform>/<creator>.jsonl, checkpointing after every page, " +
+          "and writes <out>/<platform>/manifest.json. Run the same command again after a stop, a kill or a top-up: it continues where it was.",
+      )
+      .requiredOption("--platform <platform>", "the platform, e.g. shortvideo")
+      .requiredOption("--creators <file>", "a file with one creator handle per line (# comments allowed)")
+      .requiredOption("--out <dir>", "the output folder")
+      .option("--max-credits <n>", "stop before the export's charges pass this many credits (over all its runs)", integer("--max-credits", 0))
+      .option("--concurrency <n>", "creators exported at once (per worker with --redis)", integer("--concurrency", 1), 4)
+      .option("--json", "one JSON event per line on stdout instead of a progress display")
+      .addOption(new Option("--redis <url>", "run as a fleet on this Redis (redis://host:6379): one BullMQ job per creator"))
+      .addOption(new Option("--workers <n>", "worker processes to start on this machine with --redis (default: 2)").argParser(integer("--workers", 0))),
+  )
+    .addHelpText(
+      "after",
+      `\nExamples:\n  SCRAPER_API_KEY=scrape_live_… content-scraper export --platform shortvideo --creators creators.txt --out ./export --max-credits 500\n  content-scraper export --platform shortvideo --creators creators.txt --out ./export --redis redis://127.0.0.1:6379 --workers 4\n${exitStatuses}`,
+    )
+    .action(async (options: CommonOptions & { platform: string; creators: string; out: string; maxCredits?: number; concurrency: number; json?: boolean; redis?: string; workers?: number }) => {
+      const reporter: ReporterKind = options.json ? "json" : process.stderr.isTTY ? "bar" : "lines";
+      const args = { ...options, platform: options.platform as Platform, reporter };
+      if (options.redis) {
+        const { exportFleet } = await import("./fleet/coordinator.js");
+        setExitCode(await exportFleet({ ...args, redis: options.redis, workers: options.workers ?? 2 }));
+      } else if (options.workers !== undefined) {
+        throw new UsageError("--workers needs --redis: worker processes share their queue, pacing and budget through Redis.");
+      } else {
+        const { exportLocal } = await import("./export/local.js");
+        setExitCode(await exportLocal(args));
+      }
+    });
+
+  withConnection(
+    program
+      .command("worker")
+      .summary("join a fleet export as a worker (any machine that reaches its Redis)")
+      .requiredOption("--redis <url>", "the fleet's Redis")
+      .requiredOption("--export <id>", "the export id `content-scraper export --redis` printed")
+      .option("--out <dir>", "the output folder on this machine (default: the export's)")
+      .option("--concurrency <n>", "creators exported at once (default: the export's)", integer("--concurrency", 1)),
+  ).action(async (options: CommonOptions & { redis: string; export: string; out?: string; concurrency?: number }) => {
+    const { runWorker } = await import("./fleet/worker.js");
+    setExitCode(await runWorker(options));
+  });
+
+  withConnection(
+    program
+      .command("poll")
+      .summary("re-read page one of every exported creator and append the posts not yet seen")
+      .requiredOption("--platform <platform>", "the platform exported")
+      .requiredOption("--out <dir>", "the export's output folder")
+      .option("--creators <file>", "poll only these creators (with --redis: the export's creators file)")
+      .option("--redis <url>", "the Redis of a fleet export, where its checkpoints are")
+      .option("--concurrency <n>", "creators polled at once", integer("--concurrency", 1), 4)
+      .option("--json", "one JSON object per creator and a summary on stdout"),
+  ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; redis?: string; concurrency: number; json?: boolean }) => {
+    const { poll } = await import("./poll.js");
+    setExitCode(await poll({ ...options, platform: options.platform as Platform, json: options.json === true }));
+  });
+
+  withConnection(program.command("profile").summary("a creator's profile, as JSON").argument("<platform>").argument("<username>")).action(
+    async (platform: string, id: string, options: CommonOptions) => setExitCode(await oneOff({ command: "profile", platform: platform as Platform, id }, options)),
+  );
+  withConnection(
+    program
+      .command("posts")
+      .summary("one page of a creator's posts, as JSON")
+      .argument("<platform>")
+      .argument("<username>")
+      .option("--cursor <cursor>", "the next_cursor of the previous page"),
+  ).action(async (platform: string, id: string, options: CommonOptions & { cursor?: string }) =>
+    setExitCode(await oneOff({ command: "posts", platform: platform as Platform, id, cursor: options.cursor }, options)),
+  );
+  withConnection(
+    program
+      .command("post")
+      .summary("one post by URL, as JSON")
+      .argument("<platform>")
+      .argument("<url>")
+      .option("--include-transcript", "ask for the transcript where the platform has one")
+      .option("--include-comments", "ask for a sample of top comments where the platform has them"),
+  ).action(async (platform: string, id: string, options: CommonOptions & { includeTranscript?: boolean; includeComments?: boolean }) =>
+    setExitCode(await oneOff({ command: "post", platform: platform as Platform, id, ...options }, options)),
+  );
+  return program;
+}
+
+/** Runs the program on `argv`; answers the exit status. Errors are printed as one line (or JSON), never a stack. */
+export async function run(argv: string[]): Promise<number> {
+  let code: number = exitCodes.ok;
+  const program = buildProgram((value) => {
+    code = value;
+  });
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+    if (error instanceof UsageError || error instanceof ScraperInputError) {
+      process.stderr.write(`content-scraper: ${error.message}\n`);
+      return exitCodes.usage;
+    }
+    if (error instanceof ScraperApiError) {
+      const { status, code: errorCode, requestId, message } = error;
+      process.stderr.write(`${JSON.stringify({ error: { status, code: errorCode, requestId, message } })}\n`);
+      return exitCodes.failed;
+    }
+    process.stderr.write(`content-scraper: ${error instanceof Error ? error.message : String(error)}\n`);
+    return exitCodes.failed;
+  }
+}
