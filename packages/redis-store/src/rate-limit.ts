@@ -8,21 +8,31 @@ import type { LocalShare } from "./local-share.js";
 /**
  * The bucket's state is a hash: `tokens` as of `at` (ms, server time). Tokens refill continuously at
  * requestsPerMinute / 60 000 per ms up to the capacity; a bucket that has no key is full. A `Retry-After` empties the
- * bucket and moves `at` to when it ends, so that nothing refills before then. Every script saves what it changed and
- * lets the key expire when the bucket would be full again (an idle bucket costs no memory).
+ * bucket and moves `at` to when it ends, so that nothing refills before then.
+ *
+ * A token taken from a full bucket `holds` the refill: the service's bucket is full too, and stays full (wasting its
+ * refill) until that request reaches it, while this one would already be refilling; the difference, the first
+ * request's latency times the rate, would let the fleet send a request too many when the burst runs out. So refill
+ * resumes at the service's first count (`correct`), or `holdMs` later if none comes.
+ *
+ * Every script saves what it changed and lets the key expire when the bucket would be full again (an idle bucket costs
+ * no memory).
  */
+const holdMs = 1000;
 const bucket = `
 local perMs = tonumber(ARGV[1]) / 60000
 local capacity = math.max(1, tonumber(ARGV[1]) * tonumber(ARGV[2]) / 60)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'held')
 local tokens = tonumber(state[1]) or capacity
 local at = tonumber(state[2]) or now
+local held = state[3] == '1'
 if now > at then
+  held = false
   tokens = math.min(capacity, tokens + (now - at) * perMs)
   at = now
 end
 local function save()
-  redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', at)
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', at, 'held', held and 1 or 0)
   redis.call('PEXPIRE', KEYS[1], math.ceil(at - now + (capacity - tokens) / perMs) + 1000)
 end
 `;
@@ -30,6 +40,10 @@ end
 /** ARGV: rpm, burstSeconds. Answers 0 when a token was taken, else the ms until one will be there. */
 const take = script(`${bucket}
 if tokens >= 1 then
+  if tokens >= capacity then
+    at = now + ${holdMs}
+    held = true
+  end
   tokens = tokens - 1
   save()
   return 0
@@ -37,11 +51,16 @@ end
 return math.max(1, math.ceil(at - now + (1 - tokens) / perMs))
 `);
 
-/** ARGV: rpm, burstSeconds, remaining. Never more tokens than the service says remain (clamped to 0..capacity). */
+/**
+ * ARGV: rpm, burstSeconds, remaining. Never more tokens than the service says remain (clamped to 0..capacity); the
+ * service's count ends a hold, so refill resumes now.
+ */
 const correct = script(`${bucket}
 local remaining = math.max(0, math.min(capacity, tonumber(ARGV[3])))
-if tokens > remaining then
-  tokens = remaining
+if held or tokens > remaining then
+  if held then at = math.min(at, now) end
+  held = false
+  tokens = math.min(tokens, remaining)
   save()
 end
 `);
@@ -50,6 +69,7 @@ end
 const pause = script(`${bucket}
 tokens = 0
 at = math.max(at, now + tonumber(ARGV[3]))
+held = false
 save()
 `);
 

@@ -38,7 +38,7 @@ describe("take", () => {
     expect(answers.filter((wait) => wait === 0)).toHaveLength(60);
     for (const wait of answers.filter((w) => w !== 0)) {
       expect(wait).toBeGreaterThan(0);
-      expect(wait).toBeLessThanOrEqual(60_000);
+      expect(wait).toBeLessThanOrEqual(61_000); // a token a minute, after the hold of a bucket that left full (1 s)
     }
   });
 
@@ -47,6 +47,7 @@ describe("take", () => {
     const key = freshKey();
     const limit = { requestsPerMinute: 600, burstSeconds: 1 }; // 10 tokens, one more every 100 ms
     for (let i = 0; i < 10; i++) expect(await store?.take(key, limit)).toBe(0);
+    await store?.correct(key, limit, 0); // the service's count: refill resumes
     const wait = (await store?.take(key, limit)) as number;
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(100);
@@ -80,10 +81,10 @@ describe("take", () => {
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatch(/^tenant-a:bucket:\{[\w-]+\}$/);
     expect(keys.join()).not.toContain("secret");
-    // One token short of 60 at 1 per second: full again within about a second (plus a second's margin).
+    // One token short of 60 at 1 per second, after the hold (1 s): full again within about 2 s (plus a second's margin).
     const ttl = await admin.pttl(keys[0] as string);
-    expect(ttl).toBeGreaterThan(900);
-    expect(ttl).toBeLessThanOrEqual(2000);
+    expect(ttl).toBeGreaterThan(1900);
+    expect(ttl).toBeLessThanOrEqual(3000);
     await own.close();
     expect(redis.status).toBe("ready"); // the caller's client stays open
     redis.disconnect();
@@ -95,6 +96,36 @@ describe("take", () => {
     await expect(store?.take("k", { requestsPerMinute: 60 } as never)).rejects.toBeInstanceOf(RedisStoreInputError);
     await expect(store?.correct("k", { requestsPerMinute: 60, burstSeconds: 60 }, Number.NaN)).rejects.toMatchObject({ field: "remaining" });
     await expect(store?.pause("k", { requestsPerMinute: 60, burstSeconds: 60 }, -1)).rejects.toMatchObject({ field: "ms" });
+  });
+});
+
+describe("leaving full", () => {
+  const limit = { requestsPerMinute: 6000, burstSeconds: 0.1 }; // 10 tokens, one more every 10 ms
+
+  it("holds the refill until the service's first count, since the service's bucket stays full until a request reaches it", async () => {
+    const [a, b] = stores(2);
+    const key = freshKey();
+    expect(await a?.take(key, limit)).toBe(0);
+    await sleep(200); // 20 tokens' worth of refill, were it not held
+    const held = await Promise.all(Array.from({ length: 10 }, () => b?.take(key, limit)));
+    expect(held.filter((w) => w === 0)).toHaveLength(9);
+    await a?.correct(key, limit, 9); // the first answer: refill resumes from here
+    await sleep(100);
+    const resumed = await Promise.all(Array.from({ length: 20 }, () => b?.take(key, limit)));
+    expect(resumed.filter((w) => w === 0).length).toBeGreaterThanOrEqual(5);
+    expect(resumed.filter((w) => w === 0).length).toBeLessThanOrEqual(10);
+  });
+
+  it("resumes the refill a second later when no count comes", async () => {
+    const [store] = stores();
+    const key = freshKey();
+    expect(await store?.take(key, limit)).toBe(0);
+    for (let i = 0; i < 9; i++) expect(await store?.take(key, limit)).toBe(0);
+    const wait = (await store?.take(key, limit)) as number;
+    expect(wait).toBeGreaterThan(900);
+    expect(wait).toBeLessThanOrEqual(1010);
+    await sleep(wait);
+    expect(await store?.take(key, limit)).toBe(0);
   });
 });
 
