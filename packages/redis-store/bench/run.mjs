@@ -6,7 +6,7 @@
 // Each process is a scraper client (`createScraperClient`) on the stores. The rate is scaled: at 120 a minute the
 // ideal is 9 minutes, so the bench runs time SCALE times faster (default 10: 1 200 a minute with a 6 s burst, on the
 // server and in the stores alike). Capacity, calls and every ratio are those of 120 a minute; `SCALE=1` runs it in
-// real time. `ONLY=pacing` or `ONLY=budget` runs one of the two.
+// real time. `ONLY=pacing` or `ONLY=budget` runs one of the two, `ONLY=shared` the Redis bucket's pacing alone.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { startRedis } from "../test/redis-server.mjs";
@@ -59,7 +59,7 @@ async function fleet(jobs) {
 }
 
 async function pacing(redis, shared) {
-  if (process.env.ONLY === "budget") return;
+  if (process.env.ONLY === "budget" || (process.env.ONLY === "shared" && !shared)) return;
   const server = await startServer(limit.requestsPerMinute, limit.burstSeconds);
   const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, scale }));
   const { elapsed, reports } = await fleet(jobs);
@@ -82,7 +82,7 @@ async function pacing(redis, shared) {
 }
 
 async function budget(redis) {
-  if (process.env.ONLY === "pacing") return;
+  if (process.env.ONLY && process.env.ONLY !== "budget") return;
   const maxCredits = 500;
   const server = await startServer(0);
   const jobs = Array.from({ length: processes }, () => ({ job: "budget", baseUrl: server.baseUrl, redisUrl: redis.url, maxCredits }));
