@@ -4,8 +4,12 @@ import type { Checkpoint, CheckpointStore, RunAccount } from "./checkpoint.js";
 
 /** A local export's journal: its checkpoints, and the credits its runs were charged for answers they never received. */
 export interface Journal extends CheckpointStore {
-  /** The account of the last run, as of its last saved checkpoint, unless it ended with nothing in flight. */
-  readonly lastRun: RunAccount | undefined;
+  /**
+   * What the balance should be after the runs so far, had nothing they sent gone unseen: the last run that learnt its
+   * start, less what it and the runs after it saw charged (`expected` is `undefined` when no run learnt its start).
+   * `undefined` when there is nothing to reconcile: no run yet, or the last one ended with nothing in flight.
+   */
+  readonly previous: { expected: number | undefined } | undefined;
   /** Credits charged for answers lost to killed runs, as recorded so far. */
   readonly unseenCredits: number;
   /** Runs whose start could not be reconciled with the one before (a top-up, or another user of the key, between them). */
@@ -26,7 +30,9 @@ type Line = Checkpoint | { unseen: number | null; run: string } | { ended: strin
 export async function openJournal(path: string): Promise<Journal> {
   await mkdir(dirname(path), { recursive: true });
   const latest = new Map<string, Checkpoint>();
-  let lastRun: RunAccount | undefined;
+  // Every run's latest account, in the order the runs came, and the runs that ended with nothing in flight.
+  const runs = new Map<string, RunAccount>();
+  const ended = new Set<string>();
   let unseenCredits = 0;
   let unreconciledRuns = 0;
   const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -39,7 +45,7 @@ export async function openJournal(path: string): Promise<Journal> {
     if (line === "") continue;
     const entry = JSON.parse(line) as Line;
     if ("ended" in entry) {
-      if (entry.ended === lastRun?.id) lastRun = undefined;
+      ended.add(entry.ended);
       continue;
     }
     if ("unseen" in entry) {
@@ -48,7 +54,7 @@ export async function openJournal(path: string): Promise<Journal> {
       continue;
     }
     latest.set(entry.creator, entry);
-    if (entry.run) lastRun = entry.run;
+    if (entry.run) runs.set(entry.run.id, entry.run);
   }
   const file = await open(path, "a");
   let writing: Promise<unknown> = Promise.resolve();
@@ -59,7 +65,7 @@ export async function openJournal(path: string): Promise<Journal> {
     return write.then(() => undefined);
   };
   return {
-    lastRun,
+    previous: expectedBalance([...runs.values()], ended),
     get unseenCredits() {
       return unseenCredits;
     },
@@ -83,4 +89,16 @@ export async function openJournal(path: string): Promise<Journal> {
       await file.close();
     },
   };
+}
+
+/** The balance the runs leave if nothing they sent went unseen (see `Journal.previous`), from the newest run back. */
+function expectedBalance(runs: RunAccount[], ended: Set<string>): { expected: number | undefined } | undefined {
+  const last = runs.at(-1);
+  if (!last || ended.has(last.id)) return undefined;
+  let chargedSince = 0;
+  for (const run of runs.reverse()) {
+    if (run.start !== undefined) return { expected: run.start - run.charged - chargedSince };
+    chargedSince += run.charged;
+  }
+  return { expected: undefined };
 }

@@ -37,7 +37,7 @@ export async function exportLocal(args: ExportArguments): Promise<number> {
     const interruption = onInterrupt(reporter);
     let stoppedBecause: string;
     try {
-      const reconcile = { previous: store.lastRun, record: store.recordUnseen, end: store.endRun };
+      const reconcile = { previous: store.previous, record: store.recordUnseen, end: store.endRun };
       stoppedBecause = await runExport({ ...args, client, creators, store, reporter, interruption, reconcile });
     } finally {
       interruption.dispose();

@@ -50,7 +50,7 @@ export interface RunOptions {
    * it never received (`undefined` when the balance rose: a top-up, or another user of the key, in between).
    */
   reconcile?:
-    | { previous: RunAccount | undefined; record(run: string, unseen: number | undefined): Promise<void>; end(run: string): Promise<void> }
+    | { previous: { expected: number | undefined } | undefined; record(run: string, unseen: number | undefined): Promise<void>; end(run: string): Promise<void> }
     | undefined;
 }
 
@@ -100,8 +100,8 @@ export async function runExport(options: RunOptions): Promise<string> {
               // One answer at a time so far: the balance before this run's first charge is exact.
               account.start = meta.creditsRemaining + meta.creditsCharged + chargedBeforeBalance;
               const { previous } = reconcile;
-              // A previous run that never learnt its own start, or a balance that rose since: what it lost is unknown.
-              const unseen = previous?.start === undefined ? undefined : previous.start - previous.charged - account.start;
+              // No earlier run that learnt its start, or a balance that rose since: what was lost is unknown.
+              const unseen = previous?.expected === undefined ? undefined : previous.expected - account.start;
               if (previous) recorded = reconcile.record(account.id, unseen !== undefined && unseen >= 0 ? unseen : undefined);
               balanceKnown.open();
             }
