@@ -34,6 +34,8 @@ describe("credits", () => {
     const sandbox = await ledger(mock);
     expect(manifest.creators.done).toBe(creators.length);
     expect(manifest.creditsCharged).toBe(sandbox.credits);
+    // The 402 run ended with nothing in flight: the top-up before the rerun is no loss to reconcile.
+    expect([manifest.creditsUnseen, manifest.unreconciledRuns]).toEqual([0, 0]);
     expect(manifest.pages).toBe(sandbox.postsPages);
     expect((await readExport(out)).duplicates).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
+import { apiKey, creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
 
 let mock: RunningMock;
 let reference: RunningMock;
@@ -34,8 +34,9 @@ describe("resuming an export", () => {
     for (let kill = 0; kill < 3; kill++) {
       const before = (await ledger(mock)).requests;
       const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-      // Wait for this run's first request, then a random moment: mid-request, mid-write, between pages.
-      while ((await ledger(mock)).requests === before && child.exitCode === null) await sleep(10);
+      // Wait until this run has learnt the balance it starts from (its first answer is stored once the second is
+      // out: it goes one creator at a time until then), then a random moment: mid-request, mid-write, between pages.
+      while ((await ledger(mock)).requests < before + 2 && child.exitCode === null) await sleep(10);
       const delay = Math.floor(Math.random() * 800);
       await sleep(delay);
       if (child.exitCode === null) process.kill(-(child.pid as number), "SIGKILL");
@@ -57,12 +58,13 @@ describe("resuming an export", () => {
     const uninterrupted = await ledger(reference);
     expect(manifest.creators.done).toBe(creators.length);
     expect(manifest.resumedMidPage, "the kills landed mid-export").toBeGreaterThan(0);
-    // Every answer received is counted. A kill loses the answers in flight (the sandbox charged them, the export never
-    // saw them): each creator found mid-page on a restart stands for at most one such page, fetched again.
-    const pagePrice = 1;
-    expect(manifest.creditsCharged).toBeLessThanOrEqual(sandbox.credits);
-    expect(sandbox.credits - manifest.creditsCharged).toBeLessThanOrEqual(manifest.resumedMidPage * pagePrice);
-    expect(manifest.creditsCharged).toBe(uninterrupted.credits);
+    // Every credit is accounted for: the answers received, and those a kill lost in flight (the sandbox charged them,
+    // the export never saw them), found from the balance each run starts from.
+    expect(manifest.unreconciledRuns).toBe(0);
+    expect(manifest.creditsCharged).toBe(sandbox.credits);
+    expect(manifest.creditsCharged - manifest.creditsUnseen).toBe(uninterrupted.credits);
+    // Each creator found mid-page on a restart stands for at most one such page, fetched again.
+    expect(manifest.creditsUnseen).toBeLessThanOrEqual(manifest.resumedMidPage);
     expect(sandbox.requests - uninterrupted.requests).toBeLessThanOrEqual(manifest.resumedMidPage);
   });
 
@@ -89,5 +91,21 @@ describe("resuming an export", () => {
     expect(manifest.creditsCharged).toBe(sandbox.credits);
     expect(manifest.pages).toBe(sandbox.postsPages);
     expect((await readExport(out)).duplicates).toEqual([]);
+  });
+
+  test("a top-up between a kill and the rerun is flagged, not guessed: the balance rose, so what the kill lost is unknown", async () => {
+    await mock.reset();
+    const { path } = await creatorsFile(dir.path, 30, "topped");
+    const out = `${dir.path}/topped`;
+    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.05, count: 100_000 });
+    const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
+    while ((await ledger(mock)).postsPages < 5 && child.exitCode === null) await sleep(10);
+    process.kill(-(child.pid as number), "SIGKILL");
+    await child.result;
+    await mock.setBalance(apiKey, 1_000_000);
+    expect((await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]))).code).toBe(0);
+    const manifest = await readManifest(out);
+    expect(manifest.unreconciledRuns).toBe(1);
+    expect(manifest.creditsUnseen).toBe(0);
   });
 });

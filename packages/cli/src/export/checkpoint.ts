@@ -23,6 +23,20 @@ export interface Checkpoint {
   final?: boolean | undefined;
   /** Runs that found this creator `running`: each may have paid for one page whose answer was lost. */
   resumes?: number | undefined;
+  /** The run that saved this checkpoint, and that run's account as of it (see `RunAccount`); local exports only. */
+  run?: RunAccount | undefined;
+}
+
+/**
+ * A run's account with the service's balance: the balance before the run's first charge (known from its first
+ * success: `credits_remaining` + `credits_charged` + the charges of the answers before it, which a run takes one at a
+ * time), and what the run's saved checkpoints were charged since. A killed run's answers in flight were charged too:
+ * the next run's `start` is lower than `start − charged` by exactly those credits.
+ */
+export interface RunAccount {
+  id: string;
+  start: number | undefined;
+  charged: number;
 }
 
 /** Where checkpoints live: a journal file next to the output (laptop), or a hash in Redis (fleet). */

@@ -14,6 +14,8 @@ export interface ExportContext {
   stopping: () => boolean;
   /** Called after each saved checkpoint, for progress. */
   onProgress?: ((checkpoint: Checkpoint, meta: ScraperMeta | undefined) => void) | undefined;
+  /** Called before each checkpoint is saved, with what it adds to the credits charged and the answer's meta; answers the checkpoint to save. */
+  account?: ((checkpoint: Checkpoint, charged: number, meta: ScraperMeta | undefined) => Checkpoint) | undefined;
 }
 
 /** Answers about the account, not the creator: no credits left (402) or the key refused (401). */
@@ -46,7 +48,7 @@ export async function exportCreator(context: ExportContext, creator: string): Pr
     output = (await openCreatorOutput(path, 0)) as CreatorOutput;
   }
   const save = async (next: Checkpoint, meta?: ScraperMeta) => {
-    checkpoint = next;
+    checkpoint = context.account ? context.account(next, next.creditsCharged - checkpoint.creditsCharged, meta) : next;
     await store.save(checkpoint);
     context.onProgress?.(checkpoint, meta);
   };

@@ -30,18 +30,20 @@ export async function exportLocal(args: ExportArguments): Promise<number> {
   const store = await openJournal(journalPath(args.out, args.platform));
   try {
     // The budget counts what earlier runs of this export were charged.
-    const chargedBefore = (await store.all()).reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, 0);
+    const chargedBefore = (await store.all()).reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, store.unseenCredits);
     const budget = args.maxCredits === undefined ? undefined : Math.max(0, args.maxCredits - chargedBefore);
     const client = scraperClient(args, budget);
     const reporter = await createReporter(args.reporter);
     const interruption = onInterrupt(reporter);
     let stoppedBecause: string;
     try {
-      stoppedBecause = await runExport({ ...args, client, creators, store, reporter, interruption });
+      const reconcile = { previous: store.previous, record: store.recordUnseen, end: store.endRun };
+      stoppedBecause = await runExport({ ...args, client, creators, store, reporter, interruption, reconcile });
     } finally {
       interruption.dispose();
     }
-    const manifest = buildManifest(args.platform, creators, await store.all(), stoppedBecause);
+    const unseen = { credits: store.unseenCredits, unreconciledRuns: store.unreconciledRuns };
+    const manifest = buildManifest(args.platform, creators, await store.all(), stoppedBecause, unseen);
     reporter.finish(manifest, await writeManifest(args.out, manifest));
     return exportExitCode(stoppedBecause, manifest.creators.failed);
   } finally {

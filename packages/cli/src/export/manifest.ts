@@ -22,17 +22,34 @@ export interface Manifest {
   creators: { total: number; done: number; failed: number; stopped: number; pending: number };
   pages: number;
   posts: number;
-  /** The sum of `X-Scraper-Credits-Charged` over every answer the export received, across all its runs. */
+  /**
+   * What the service charged the export, across all its runs: the `X-Scraper-Credits-Charged` of every answer it
+   * received, plus `creditsUnseen`.
+   */
   creditsCharged: number;
   /**
+   * Credits charged for answers a killed run never received (its requests in flight), found from the balance the
+   * service reports: the next run's starting balance is lower than the killed run's by exactly those. Local exports;
+   * exact when the export is the key's only user and nobody tops the balance up between a kill and the next run.
+   */
+  creditsUnseen: number;
+  /** Runs whose start could not be reconciled that way (the balance rose in between): `creditsCharged` may then be short. */
+  unreconciledRuns: number;
+  /**
    * Creators a run found mid-page (the previous run was killed): each may have been charged for one page whose answer
-   * never arrived, and that page was fetched again. A killed run cannot know; the service's ledger can.
+   * never arrived, and that page was fetched again.
    */
   resumedMidPage: number;
   entries: ManifestEntry[];
 }
 
-export function buildManifest(platform: string, creators: string[], checkpoints: Checkpoint[], stoppedBecause: string): Manifest {
+export function buildManifest(
+  platform: string,
+  creators: string[],
+  checkpoints: Checkpoint[],
+  stoppedBecause: string,
+  unseen: { credits: number; unreconciledRuns: number } = { credits: 0, unreconciledRuns: 0 },
+): Manifest {
   const byCreator = new Map(checkpoints.map((checkpoint) => [checkpoint.creator, checkpoint]));
   const entries = creators.map((creator): ManifestEntry => {
     const checkpoint = byCreator.get(creator);
@@ -48,7 +65,9 @@ export function buildManifest(platform: string, creators: string[], checkpoints:
     creators: { total: entries.length, done: count("done"), failed: count("failed"), stopped: count("stopped"), pending: count("pending") + count("running") },
     pages: sum("pages"),
     posts: sum("posts"),
-    creditsCharged: sum("creditsCharged"),
+    creditsCharged: sum("creditsCharged") + unseen.credits,
+    creditsUnseen: unseen.credits,
+    unreconciledRuns: unseen.unreconciledRuns,
     resumedMidPage: sum("resumes"),
     entries,
   };

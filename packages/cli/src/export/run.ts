@@ -1,6 +1,7 @@
 import type { Platform, ScraperClient, ScraperMeta } from "@content-scraper/client";
+import { randomUUID } from "node:crypto";
 import type { Reporter, Totals } from "../progress.js";
-import { type Checkpoint, type CheckpointStore, isSettled } from "./checkpoint.js";
+import { type Checkpoint, type CheckpointStore, isSettled, type RunAccount } from "./checkpoint.js";
 import { type ExportContext, exportCreator, stopsExport } from "./creator.js";
 
 /** Stops an export: the first request finishes the pages in flight; `abort` cancels them (a second Ctrl-C). */
@@ -43,6 +44,23 @@ export interface RunOptions {
   reporter: Reporter;
   interruption: Interruption;
   maxCredits?: number | undefined;
+  /**
+   * Reconcile this run with the one before through the service's balance (local exports): the run starts one creator
+   * at a time until its first success tells the balance, then `record`s what the previous run was charged for answers
+   * it never received (`undefined` when the balance rose: a top-up, or another user of the key, in between).
+   */
+  reconcile?:
+    | { previous: { expected: number | undefined } | undefined; record(run: string, unseen: number | undefined): Promise<void>; end(run: string): Promise<void> }
+    | undefined;
+}
+
+/** Resolves once `open()` is called: the gate the other workers wait at while the first one learns the balance. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 
 /**
@@ -59,6 +77,12 @@ export async function runExport(options: RunOptions): Promise<string> {
   // Each creator's latest checkpoint of this run, so the totals move by what each page added.
   const latest = new Map<string, Checkpoint>(saved);
   reporter.start(options.creators.length, totals.done);
+  const { reconcile } = options;
+  const account: RunAccount = { id: randomUUID(), start: undefined, charged: 0 };
+  const balanceKnown = gate();
+  if (!reconcile) balanceKnown.open();
+  let chargedBeforeBalance = 0;
+  let recorded: Promise<void> = Promise.resolve();
 
   const context: ExportContext = {
     client,
@@ -67,6 +91,24 @@ export async function runExport(options: RunOptions): Promise<string> {
     store,
     signal: interruption.signal,
     stopping: () => stopReason !== undefined || interruption.stopping(),
+    account: reconcile
+      ? (checkpoint, charged, meta) => {
+          account.charged += charged;
+          if (account.start === undefined) {
+            if (!meta) chargedBeforeBalance += charged;
+            else {
+              // One answer at a time so far: the balance before this run's first charge is exact.
+              account.start = meta.creditsRemaining + meta.creditsCharged + chargedBeforeBalance;
+              const { previous } = reconcile;
+              // No earlier run that learnt its start, or a balance that rose since: what was lost is unknown.
+              const unseen = previous?.expected === undefined ? undefined : previous.expected - account.start;
+              if (previous) recorded = reconcile.record(account.id, unseen !== undefined && unseen >= 0 ? unseen : undefined);
+              balanceKnown.open();
+            }
+          }
+          return { ...checkpoint, run: { ...account } };
+        }
+      : undefined,
     onProgress: (checkpoint: Checkpoint, meta: ScraperMeta | undefined) => {
       const before = latest.get(checkpoint.creator);
       latest.set(checkpoint.creator, checkpoint);
@@ -83,7 +125,9 @@ export async function runExport(options: RunOptions): Promise<string> {
   };
 
   let next = 0;
-  const worker = async () => {
+  const worker = async (index: number) => {
+    // The first worker goes alone until the balance is known (or it runs out of creators).
+    if (index > 0) await Promise.race([balanceKnown.opened, firstDone]);
     while (next < pending.length && !context.stopping()) {
       const creator = pending[next++] as string;
       const checkpoint = await exportCreator(context, creator);
@@ -92,6 +136,12 @@ export async function runExport(options: RunOptions): Promise<string> {
       reporter.creatorEnded(checkpoint, totals);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, worker));
+  let firstDone: Promise<void> = Promise.resolve();
+  const workers = Array.from({ length: Math.min(options.concurrency, pending.length) }, (_, index) => index);
+  firstDone = worker(0);
+  await Promise.all([firstDone, ...workers.slice(1).map(worker)]);
+  await recorded;
+  // Every request of the run was answered (a killed run never gets here): the next run has nothing to find.
+  await reconcile?.end(account.id);
   return stopReason ?? (interruption.interrupted() ? "interrupted" : "complete");
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
 // content-scraper-mock <reset|advance|clock|balance|log|fault|faults> … (the control API of a running sandbox)
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
 import { SandboxControlError } from "../control/plane.js";
@@ -99,11 +100,34 @@ function stop(): void {
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
 
 // Run by a package manager (`npx content-scraper-mock`, `pnpm mock`), the sandbox is the child of a shell that the
-// package manager signals and that does not pass the signal on: when that parent goes, the sandbox stops with it
-// instead of serving on as an orphan.
+// package manager signals and that does not pass the signal on: when that shell goes, or the package manager above it
+// (the shell may outlive it for a while), the sandbox stops with them instead of serving on as an orphan.
 if (process.env.npm_command || process.env.npm_lifecycle_event) {
   const parent = process.ppid;
+  const grandparent = parentOf(parent);
   setInterval(() => {
-    if (process.ppid !== parent) stop();
+    if (process.ppid !== parent || (grandparent !== undefined && !alive(grandparent))) stop();
   }, 250).unref();
+}
+
+/** The parent of `pid`, where the system says (Linux's /proc); `undefined` elsewhere. */
+function parentOf(pid: number): number | undefined {
+  try {
+    // The fields after the command's closing parenthesis: state, then the parent's pid.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { baseSize, decodeCursor, encodeCursor, pageSizes } from "./catalog.js";
 
-const cursor = { mode: "cursor", request: "cursor", response: "next_cursor", pageSize: { max: 30, exact: true } } as const;
+const cursor = { mode: "cursor", items: "posts", request: "cursor", response: "next_cursor", pageSize: { max: 30, exact: true } } as const;
 
 it("sizes a nominal catalog in pages of 30, page one overshooting what page two lacks", () => {
   for (let creator = 0; creator < 200; creator++) {
@@ -23,7 +23,7 @@ it("always overshoots page one of an `overshoot` catalog", () => {
 });
 
 it("keeps an upper-bound page size and a single page within their bounds, however the catalog grows", () => {
-  const single = { mode: "single-page", pageSize: { min: 1, max: 11, exact: false } } as const;
+  const single = { mode: "single-page", items: "posts", pageSize: { min: 1, max: 11, exact: false } } as const;
   for (let creator = 0; creator < 200; creator++) {
     const upTo = { ...cursor, pageSize: { max: 30, exact: false } };
     for (const size of pageSizes(upTo, baseSize(upTo, false, `c${creator}`), `c${creator}`)) expect(size).toBeLessThanOrEqual(30);
