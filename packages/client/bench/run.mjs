@@ -3,9 +3,8 @@
 //     validateResponses (≤ 1.30×);
 //  2. pacing: concurrent profile calls against a server enforcing a token bucket, vs the ideal time (≤ 1.15×, ≤ 1% 429s);
 //  3. a profile()-only script bundled with esbuild's defaults, min+gz (target ≤ 12 kB), with no validator in it.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { gzipSync } from "node:zlib";
+import { startBucketServer } from "@content-scraper/test-server/bucket";
 import { build } from "esbuild";
 import { createScraperClient } from "../dist/index.js";
 import { validateResponses } from "../dist/validate.js";
@@ -14,25 +13,10 @@ const apiKey = "scrape_live_bench";
 const results = [];
 const report = (name, value, target, pass) => results.push({ name, value, target, pass });
 
-async function startServer(rpm = 0) {
-  const child = spawn(process.execPath, [new URL("./server.mjs", import.meta.url).pathname, String(rpm)], { stdio: ["ignore", "pipe", "inherit"] });
-  const [port] = await once(child.stdout, "data");
-  const output = [];
-  child.stdout.on("data", (chunk) => output.push(String(chunk)));
-  return {
-    baseUrl: `http://127.0.0.1:${String(port).trim()}/api/v1`,
-    async stop() {
-      child.kill("SIGTERM");
-      await once(child, "exit");
-      return Number(/429s=(\d+)/.exec(output.join(""))?.[1] ?? Number.NaN);
-    },
-  };
-}
-
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function overhead() {
-  const server = await startServer();
+  const server = await startBucketServer();
   const url = `${server.baseUrl}/scrape/shortvideo/posts`;
   const plain = async () => {
     const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify({ username: "creator" }) });
@@ -85,7 +69,7 @@ async function pacing() {
   const rpm = 6000;
   const calls = 7000;
   const workers = 64;
-  const server = await startServer(rpm);
+  const server = await startBucketServer(rpm);
   const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: rpm }, retry: { maxRetries: 10 } });
   let next = 0;
   const started = performance.now();

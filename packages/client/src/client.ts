@@ -1,4 +1,4 @@
-import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom } from "@content-scraper/runtime";
+import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom, send } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
 import {
@@ -9,7 +9,7 @@ import {
   type Exchange,
   type ExchangeConfig,
   type ExchangeOptions,
-  exchange,
+  prepare,
   rulesFor,
   scraperSendConfig,
 } from "./exchange.js";
@@ -233,7 +233,7 @@ export class ScraperClient {
       method: rules.method,
       ...(body === undefined ? {} : { headers: jsonHeaders, body: JSON.stringify(body) }),
     };
-    const { result, envelope } = await this.#send(outgoing, rules, options, true, identifierOf(body));
+    const { result, envelope } = await this.#send(outgoing, rules, options, true, body);
     const { response, attempts, elapsedMs } = result;
     const success = envelope as SuccessEnvelope;
     return { data: success.data as Data, meta: successMeta(success, response.headers), response: { status: response.status, headers: response.headers, attempts, elapsedMs } };
@@ -244,7 +244,7 @@ export class ScraperClient {
    * hooks), judge the answer, count and settle what it charged, and fail with the call's typed error. `api` calls
    * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
-  async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, identifier?: string): Promise<Verdict> {
+  async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, body?: unknown): Promise<Verdict> {
     const { ledger, budget, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
     const details = callDetails(rules);
@@ -252,12 +252,13 @@ export class ScraperClient {
     let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
     try {
       if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);
-      const result = await exchange(this.#config, outgoing, rules, options, details);
+      const { request, call } = prepare(this.#config, outgoing, rules, options, details);
+      const result: Exchange = { rules, ...(await send(this.#config.send, request, call)) };
       const verdict = judge(result, price);
       ledger.creditsCharged += verdict.charged;
       resolved.logger.info?.(`scraper: ${callName(outgoing, rules)} answered ${result.response.status} in ${Math.round(result.elapsedMs)} ms, ${verdict.charged} credit(s)`, {
         ...details,
-        identifier,
+        identifier: identifierOf(body),
         status: result.response.status,
         durationMs: Math.round(result.elapsedMs),
         attempts: result.attempts,

@@ -1,4 +1,4 @@
-import { countHeader, type Outgoing, type Pacer, parseJson, retryAfterMs, type SendConfig, type SendErrors, type SendHooks, send } from "@content-scraper/runtime";
+import { countHeader, type Outgoing, type Pacer, parseJson, retryAfterMs, type SendConfig, type SendErrors, type SendHooks, type SendOptions } from "@content-scraper/runtime";
 import {
   ScraperAbortError,
   ScraperApiError,
@@ -157,30 +157,31 @@ export function rulesFor(config: ExchangeConfig, url: string): OperationRules | 
 }
 
 /**
- * Sends a request with the key, under the client's pacing and the operation's timeout, and retries what the
- * description says to retry. Billed errors and other 4xx come back at once. Timeouts and broken connections are not
- * retried: the service may have run (and billed) the request. The loop itself is the runtime's `send`, shared with
- * the other clients of the SDK, with its redirect policy, body limit and hooks.
+ * What `send` needs for a call: the request with the caller's headers (never a key of theirs), and the call's name,
+ * timeout (the call's, the client's, else the operation's recommended one from the description), retries, signal,
+ * key and log details. The loop itself is the runtime's `send`, shared with the other clients of the SDK: pacing,
+ * retries by the description's rules, the redirect policy, the body limit and the hooks.
  */
-export async function exchange(
+export function prepare(
   config: ExchangeConfig,
   outgoing: Outgoing,
   rules: OperationRules | undefined,
   options: ExchangeOptions,
   details: CallDetails,
-): Promise<Exchange> {
+): { request: Outgoing; call: SendOptions } {
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
   const extra = options.headers ?? config.defaults.headers;
-  const headers = extra ? withoutCredential({ ...extra, ...given }) : given;
-  const answer = await send(config.send, { ...outgoing, headers }, {
-    name: callName(outgoing, rules),
-    timeoutMs: options.timeoutMs ?? config.defaults.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
-    maxRetries: options.maxRetries ?? config.defaults.maxRetries,
-    signal: options.signal,
-    authHeaders: config.auth,
-    logDetails: details,
-  });
-  return { rules, ...answer };
+  return {
+    request: extra ? { ...outgoing, headers: withoutCredential({ ...extra, ...given }) } : outgoing,
+    call: {
+      name: callName(outgoing, rules),
+      timeoutMs: options.timeoutMs ?? config.defaults.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
+      maxRetries: options.maxRetries ?? config.defaults.maxRetries,
+      signal: options.signal,
+      authHeaders: config.auth,
+      logDetails: details,
+    },
+  };
 }
 
 /** A caller's headers never carry a key of their own: the client's is the one sent. */

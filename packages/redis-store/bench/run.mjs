@@ -9,6 +9,7 @@
 // real time. `ONLY=pacing` or `ONLY=budget` runs one of the two, `ONLY=shared` the Redis bucket's pacing alone.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { startBucketServer } from "@content-scraper/test-server/bucket";
 import { startRedis } from "../test/redis-server.mjs";
 
 const scale = Number(process.env.SCALE ?? 10);
@@ -22,21 +23,6 @@ const report = (name, value, target, pass) => {
   console.log(`${name}: ${value} (target ${target})`); // as it comes: a long run that fails later keeps it
 };
 
-async function startServer(rpm, burstSeconds) {
-  const script = new URL("../../client/bench/server.mjs", import.meta.url).pathname;
-  const child = spawn(process.execPath, [script, String(rpm), String(burstSeconds)], { stdio: ["ignore", "pipe", "inherit"] });
-  const [port] = await once(child.stdout, "data");
-  const output = [];
-  child.stdout.on("data", (chunk) => output.push(String(chunk)));
-  return {
-    baseUrl: `http://127.0.0.1:${String(port).trim()}/api/v1`,
-    async stop() {
-      child.kill("SIGTERM");
-      await once(child, "exit");
-      return Number(/429s=(\d+)/.exec(output.join(""))?.[1] ?? Number.NaN);
-    },
-  };
-}
 
 /** Starts the fleet, lets every process go at once when all are connected, and answers each one's report and the time. */
 async function fleet(jobs) {
@@ -60,7 +46,7 @@ async function fleet(jobs) {
 
 async function pacing(redis, shared) {
   if (process.env.ONLY === "budget" || (process.env.ONLY === "shared" && !shared)) return;
-  const server = await startServer(limit.requestsPerMinute, limit.burstSeconds);
+  const server = await startBucketServer(limit.requestsPerMinute, limit.burstSeconds);
   const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, scale }));
   const { elapsed, reports } = await fleet(jobs);
   const rejected = await server.stop();
@@ -84,7 +70,7 @@ async function pacing(redis, shared) {
 async function budget(redis) {
   if (process.env.ONLY && process.env.ONLY !== "budget") return;
   const maxCredits = 500;
-  const server = await startServer(0);
+  const server = await startBucketServer(0);
   const jobs = Array.from({ length: processes }, () => ({ job: "budget", baseUrl: server.baseUrl, redisUrl: redis.url, maxCredits }));
   const { reports } = await fleet(jobs);
   await server.stop();

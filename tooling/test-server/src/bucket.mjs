@@ -1,0 +1,24 @@
+// The token-bucket server the benches talk to (`bucket-server.mjs`), started in a process of its own so that it does
+// not share the measured client's CPU. Plain JavaScript: benches run under node without a TypeScript step.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+
+/**
+ * Starts the server: with `rpm` it enforces the service's token bucket (`burstSeconds` of allowance, a minute's by
+ * default) and answers 429 with Retry-After when empty; 0 enforces nothing. `stop()` answers how many 429s it sent.
+ */
+export async function startBucketServer(rpm = 0, burstSeconds = 60) {
+  const script = new URL("./bucket-server.mjs", import.meta.url).pathname;
+  const child = spawn(process.execPath, [script, String(rpm), String(burstSeconds)], { stdio: ["ignore", "pipe", "inherit"] });
+  const [port] = await once(child.stdout, "data");
+  const output = [];
+  child.stdout.on("data", (chunk) => output.push(String(chunk)));
+  return {
+    baseUrl: `http://127.0.0.1:${String(port).trim()}/api/v1`,
+    async stop() {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+      return Number(/429s=(\d+)/.exec(output.join(""))?.[1] ?? Number.NaN);
+    },
+  };
+}
