@@ -84,7 +84,8 @@ export function checkWalkLimits(options: WalkLimits): { cursor: string | undefin
 
 /** A page's items, checked: an array of objects, else a `ScraperResponseError` (never a `TypeError` mid-walk). */
 function itemsOf<Item>(rules: OperationRules, data: unknown): Item[] {
-  const field = pagingOf(rules)?.items ?? "posts";
+  // Walks exist only for operations the description pages (`x-paging`, whose `items` the house rules require).
+  const field = (pagingOf(rules) as Paging).items;
   const items: unknown = (data as Record<string, unknown>)[field];
   if (Array.isArray(items) && items.every((item) => typeof item === "object" && item !== null)) return items as Item[];
   const problem = { path: `/data/${field}`, message: `data.${field} is missing or not an array of objects`, keyword: "type" };
