@@ -46,6 +46,22 @@ export class ScraperTimeoutError extends ScraperAbortError {
   }
 }
 
+/**
+ * The store behind the client's pacing (`rateLimit.store`) or budget (`budget.store`) failed, e.g. a Redis store out
+ * of reach: the call was not sent (or, when settling, its charge may not be in the store). `cause` is the store's error.
+ */
+export class ScraperStoreError extends ScraperError {
+  override name = "ScraperStoreError";
+  constructor(
+    /** Which store: `rateLimit` or `budget`. */
+    readonly store: "rateLimit" | "budget",
+    readonly operationId: string,
+    cause: unknown,
+  ) {
+    super(`${operationId}: the ${store} store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** What the client's credit budget held when it refused a call. */
 export interface BudgetFigures {
   readonly maxCredits: number;

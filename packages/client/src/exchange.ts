@@ -5,6 +5,7 @@ import {
   ScraperConnectionError,
   ScraperRedirectError,
   ScraperResponseTooLargeError,
+  ScraperStoreError,
   ScraperTimeoutError,
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
@@ -70,13 +71,19 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
     maxRetries: retry.maxRetries,
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxResponseBytes: options.maxResponseBytes,
-    beforeAttempt: (signal) => {
+    beforeAttempt: (signal, call) => {
       ledger.attempts++;
       if (!pacer) return undefined;
-      return pacer.wait(signal).then((waited) => {
-        ledger.pacingWaitMs += waited;
-        return waited;
-      });
+      return pacer.wait(signal).then(
+        (waited) => {
+          ledger.pacingWaitMs += waited;
+          return waited;
+        },
+        (error: unknown) => {
+          // The caller's abort is `send`'s to report; anything else is the store's failure.
+          throw signal?.aborted ? error : new ScraperStoreError("rateLimit", call.name, error);
+        },
+      );
     },
     afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
     retryDelay: ({ response, text }, attempt, call) => {

@@ -12,6 +12,7 @@ export {
   ScraperRedirectError,
   ScraperResponseError,
   ScraperResponseTooLargeError,
+  ScraperStoreError,
   ScraperTimeoutError,
 } from "./errors.js";
 export type { AttemptEvent, ErrorEvent, RequestEvent, ResponseEvent, RetryEvent, ScraperHooks } from "./hooks.js";

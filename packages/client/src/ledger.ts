@@ -1,5 +1,5 @@
 import type { BudgetState, CreditBudgetStore, CreditReservation } from "@content-scraper/runtime";
-import { ScraperBudgetError } from "./errors.js";
+import { ScraperBudgetError, ScraperStoreError } from "./errors.js";
 
 /** A client's running totals, shared with the clients `withOptions` derives from it. */
 export interface ScraperUsage {
@@ -47,10 +47,16 @@ export class CreditBudget {
   /** Reserves `credits` for `operationId`, or throws `ScraperBudgetError` without sending anything. */
   async reserve(operationId: string, credits: number): Promise<CreditReservation> {
     const key = await this.key;
-    const reservation = await this.store.reserve(key, credits, this.maxCredits);
-    if (reservation) return reservation;
-    const { spent, reserved } = await this.store.state(key);
-    throw new ScraperBudgetError(operationId, { maxCredits: this.maxCredits, spent, reserved, needed: credits });
+    let reservation: CreditReservation | undefined;
+    let state: BudgetState;
+    try {
+      reservation = await this.store.reserve(key, credits, this.maxCredits);
+      if (reservation) return reservation;
+      state = await this.store.state(key);
+    } catch (error) {
+      throw new ScraperStoreError("budget", operationId, error);
+    }
+    throw new ScraperBudgetError(operationId, { maxCredits: this.maxCredits, spent: state.spent, reserved: state.reserved, needed: credits });
   }
 
   async settle(reservation: CreditReservation, charged: number): Promise<void> {

@@ -10,6 +10,7 @@ import {
   ScraperBudgetError,
   type ScraperHooks,
   ScraperInputError,
+  ScraperStoreError,
 } from "../src/index.js";
 import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
 
@@ -202,6 +203,19 @@ describe("a credit budget shared by every call", () => {
     server.script(ok(profile, { charged: 1 }));
     await b.profile("shortvideo", "c");
     await expect(a.profile("shortvideo", "c")).rejects.toBeInstanceOf(ScraperBudgetError);
+  });
+
+  it("a store that fails (a Redis out of reach) fails the call with a ScraperStoreError, nothing sent", async () => {
+    server.script(ok(profile));
+    const down = () => Promise.reject(new Error("connection refused"));
+    const budgetDown = client({ budget: { maxCredits: 10, store: { reserve: down, settle: down, state: down } } });
+    const budgetError = (await budgetDown.profile("shortvideo", "c").catch((thrown: unknown) => thrown)) as ScraperStoreError;
+    expect(budgetError).toBeInstanceOf(ScraperStoreError);
+    expect(budgetError).toMatchObject({ store: "budget", operationId: "shortvideoProfile", cause: new Error("connection refused") });
+    const rateDown = client({ rateLimit: { requestsPerMinute: 60, store: { take: down, correct: down, pause: down } } });
+    const rateError = (await rateDown.profile("shortvideo", "c").catch((thrown: unknown) => thrown)) as ScraperStoreError;
+    expect(rateError).toMatchObject({ name: "ScraperStoreError", store: "rateLimit" });
+    expect(server.requests).toHaveLength(0);
   });
 
   it("refuses an unusable budget, naming the field", () => {

@@ -1,6 +1,6 @@
 // The scraper client on the Redis stores: what one client hears from the service (X-Scraper-RateLimit-Remaining, a
 // 429's Retry-After) holds every client on the same key, each on its own connection as separate processes would be.
-import { createScraperClient, ScraperBudgetError } from "@content-scraper/client";
+import { createScraperClient, ScraperBudgetError, ScraperStoreError } from "@content-scraper/client";
 import { type Handler, startScriptedServer } from "@content-scraper/test-server";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createRedisStores, type RedisStores, RedisStoreUnavailableError } from "../src/index.js";
@@ -84,6 +84,8 @@ it("sends nothing while Redis is unreachable: the call fails with the store's ty
   const scraper = createScraperClient({ apiKey: "scrape_live_fleet", baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: 60, store: s.rateLimit }, budget: { maxCredits: 10, store: s.budget } });
   await own.kill();
   const error = await scraper.profile("shortvideo", "c").catch((failure: unknown) => failure);
-  expect(error instanceof RedisStoreUnavailableError || (error as Error).cause instanceof RedisStoreUnavailableError).toBe(true);
+  // Through the client, a ScraperStoreError (every error the client throws is a ScraperError) caused by the store's.
+  expect(error).toBeInstanceOf(ScraperStoreError);
+  expect((error as ScraperStoreError).cause).toBeInstanceOf(RedisStoreUnavailableError);
   expect(server.requests).toHaveLength(0);
 });

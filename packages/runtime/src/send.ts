@@ -125,7 +125,7 @@ export interface SendConfig {
   /** The largest body read, counted as `readBody` says; a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
   /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds it waited. */
-  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<number | undefined> | number | undefined) | undefined;
+  beforeAttempt?: ((signal: AbortSignal | undefined, call: SendOptions) => Promise<number | undefined> | number | undefined) | undefined;
   /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
   afterResponse?: ((response: Response) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
@@ -166,7 +166,7 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     let pacingWaitMs = 0;
     if (userSignal?.aborted) throw aborted(false);
     try {
-      const waited = config.beforeAttempt?.(userSignal);
+      const waited = config.beforeAttempt?.(userSignal, call);
       // Awaited only when it is a wait: an await costs the hot path a turn of the microtask queue.
       pacingWaitMs = (waited instanceof Promise ? await waited : waited) ?? 0;
     } catch (error) {
