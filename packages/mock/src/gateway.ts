@@ -152,7 +152,9 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    // A deep accept queue: a partner's load test opens a thousand connections at once, and Node's default (511) lets
+    // the kernel reset the ones that do not fit while a busy event loop catches up.
+    server.listen({ port, host, backlog: 4096 }, () => {
       server.off("error", reject);
       const { address, family, port: bound } = server.address() as AddressInfo;
       // Listening on every interface: name the loopback one, which a client can connect to.
