@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // The redis-store package's own harness: a real redis-server on a free loopback port, without persistence.
-import { startRedis } from "../../redis-store/test/redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 import { creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
 
 let mock: RunningMock;

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { startBucketServer } from "@content-scraper/test-server/bucket";
-import { startRedis } from "../test/redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 
 const scale = Number(process.env.SCALE ?? 10);
 // The account's limit (the description's: 120 a minute, a minute's burst), in scaled time.

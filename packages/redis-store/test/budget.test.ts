@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
-import { startRedis } from "./redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 
 let server: Awaited<ReturnType<typeof startRedis>>;
 const opened: RedisStores[] = [];

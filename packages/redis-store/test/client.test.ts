@@ -4,7 +4,7 @@ import { createScraperClient, ScraperBudgetError, ScraperStoreError } from "@con
 import { type Handler, startScriptedServer } from "@content-scraper/test-server";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createRedisStores, type RedisStores, RedisStoreUnavailableError } from "../src/index.js";
-import { startRedis } from "./redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let server: Awaited<ReturnType<typeof startScriptedServer>>;

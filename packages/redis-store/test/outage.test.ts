@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, expect, it } from "vitest";
 import { createRedisStores, RedisStoreUnavailableError, type RedisStores } from "../src/index.js";
-import { startRedis } from "./redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let server: Awaited<ReturnType<typeof startRedis>> | undefined;

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startRedis } from "./redis-server.mjs";
+import { startRedis } from "@content-scraper/test-server/redis";
 
 let server: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {

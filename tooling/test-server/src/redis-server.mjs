@@ -1,4 +1,5 @@
-// Shared by the tests and the bench (plain JavaScript, so that both can run it).
+// A redis-server of a test's own, on a free loopback port, without persistence: shared by every package's tests and
+// benches (plain JavaScript, so that a bench runs it under node).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
