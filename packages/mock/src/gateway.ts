@@ -148,13 +148,14 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
       else response.destroy();
     });
   });
-  server.keepAliveTimeout = 5000;
+  // Idle connections are kept for a minute: a client reuses them until a second before the hint (undici), so a busy
+  // client no longer sends on a socket the sandbox closed a moment before (a reset), as it did at 5 s under load.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    // A deep accept queue: a partner's load test opens a thousand connections at once, and Node's default (511) lets
-    // the kernel reset the ones that do not fit while a busy event loop catches up.
-    server.listen({ port, host, backlog: 4096 }, () => {
+    server.listen(port, host, () => {
       server.off("error", reject);
       const { address, family, port: bound } = server.address() as AddressInfo;
       // Listening on every interface: name the loopback one, which a client can connect to.
