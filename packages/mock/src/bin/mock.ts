@@ -89,6 +89,8 @@ let stopping = false;
 function stop(): void {
   if (stopping) process.exit(1); // a second signal: stop now
   stopping = true;
+  // A close that hangs (a client holding the port open) must not keep an orphaned sandbox serving.
+  setTimeout(() => process.exit(0), 2000).unref();
   mock.close().then(
     () => process.exit(0),
     (error: unknown) => {
