@@ -108,7 +108,7 @@ export class ScraperResponseError extends ScraperError {
 }
 
 /**
- * The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was
+ * The body passed `maxResponseBytes` (its declared `content-length`, or its bytes on the wire or decoded while streaming) and was
  * abandoned. Not retried: whether the service billed the request is unknown.
  */
 export class ScraperResponseTooLargeError extends ScraperResponseError {

@@ -47,8 +47,9 @@ export interface ScraperClientOptions {
    */
   maxRetryWaitMs?: number | undefined;
   /**
-   * The largest response body read, in bytes (default 16 MiB): the declared `content-length` before reading and the
-   * decoded bytes while reading, so a compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
+   * The largest response body read, in bytes (default 16 MiB): the declared `content-length` before reading, and while
+   * reading both the bytes on the wire (with Node's global fetch) and the decoded bytes, so an endless body or a
+   * compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
    */
   maxResponseBytes?: number | undefined;
   /**

@@ -103,7 +103,7 @@ describe("the hostile-server limits and errors", () => {
     expectTypeOf<ScraperRedirectError["refusal"]["reason"]>().toEqualTypeOf<"cross-origin" | "too-many" | "unreadable">();
     expectTypeOf<ScraperRedirectError["refusal"]["toOrigin"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ScraperResponseTooLargeError>().toMatchTypeOf<ScraperResponseError>();
-    expectTypeOf<ScraperResponseTooLargeError["tooLarge"]["counted"]>().toEqualTypeOf<"content-length" | "decoded">();
+    expectTypeOf<ScraperResponseTooLargeError["tooLarge"]["counted"]>().toEqualTypeOf<"content-length" | "wire" | "decoded">();
   });
 });
 

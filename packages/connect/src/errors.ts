@@ -44,7 +44,7 @@ export class ConnectResponseError extends ConnectError {
   }
 }
 
-/** The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was abandoned. */
+/** The body passed `maxResponseBytes` (its declared `content-length`, or its bytes on the wire or decoded while streaming) and was abandoned. */
 export class ConnectResponseTooLargeError extends ConnectResponseError {
   override name = "ConnectResponseTooLargeError";
   constructor(

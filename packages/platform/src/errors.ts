@@ -63,7 +63,7 @@ export class PlatformResponseError extends PlatformError {
 }
 
 /**
- * The body passed `maxResponseBytes` (its declared `content-length`, or its decoded bytes while streaming) and was
+ * The body passed `maxResponseBytes` (its declared `content-length`, or its bytes on the wire or decoded while streaming) and was
  * abandoned. Not retried; a write can be sent again with the same `idempotencyKey`.
  */
 export class PlatformResponseTooLargeError extends PlatformResponseError {

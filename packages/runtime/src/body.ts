@@ -1,3 +1,5 @@
+import type { WireCount } from "./wire.js";
+
 /**
  * The SDK's default for `maxResponseBytes`: 16 MiB. No response size is documented. The largest answers are
  * focused video lists: one video item of the description's example is 5.7 kB, so a page of 30 is about 170 kB; a
@@ -12,10 +14,11 @@ export interface BodyTooLarge {
   limitBytes: number;
   /**
    * What exceeded it: the `content-length` the server declared (the bytes on the wire, compressed ones included),
-   * checked before reading, or the decoded bytes counted while reading.
+   * checked before reading; the bytes off the connection, compressed ones as they came, counted while reading (with
+   * the global fetch of Node); or the decoded bytes counted while reading.
    */
-  counted: "content-length" | "decoded";
-  /** The declared length, or the decoded bytes read when the limit was passed. */
+  counted: "content-length" | "wire" | "decoded";
+  /** The declared length, or the bytes counted when the limit was passed. */
   bytes: number;
 }
 
@@ -32,11 +35,11 @@ export function readableWhole(response: Response, maxBytes: number): boolean {
 
 /**
  * The whole body as text, or what made it too large. The limit holds for the declared `content-length` before
- * anything is read, and for the decoded bytes while the body streams in, so a decompression bomb or an endless body
- * stops at `maxBytes` (the global fetch decompresses before we see a byte and does not expose the compressed count
- * while streaming). The caller's timeout covers the read: an abort rejects it.
+ * anything is read, and while the body streams in for the bytes on the wire (`wire`, a `WireMeter`'s) and the decoded bytes,
+ * so an endless body, a decompression bomb or a compressed body that decodes to nothing stops at `maxBytes`. The
+ * caller's timeout covers the read: an abort rejects it.
  */
-export async function readBody(response: Response, maxBytes: number): Promise<string | BodyTooLarge> {
+export async function readBody(response: Response, maxBytes: number, wire?: WireCount): Promise<string | BodyTooLarge> {
   const declared = response.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -48,7 +51,14 @@ export async function readBody(response: Response, maxBytes: number): Promise<st
   let text = "";
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch (error) {
+      if (wire?.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: wire.bytes };
+      throw error;
+    }
+    const { done, value } = read;
     if (done) return text + decoder.decode();
     bytes += value.byteLength;
     if (bytes > maxBytes) {
@@ -63,5 +73,5 @@ export async function readBody(response: Response, maxBytes: number): Promise<st
 export function describeTooLarge(name: string, tooLarge: BodyTooLarge): string {
   return tooLarge.counted === "content-length"
     ? `${name}: the response declares ${tooLarge.bytes} bytes, more than maxResponseBytes (${tooLarge.limitBytes}); not read`
-    : `${name}: the response body passed maxResponseBytes (${tooLarge.limitBytes} decoded bytes); the rest was not read`;
+    : `${name}: the response body passed maxResponseBytes (${tooLarge.limitBytes} ${tooLarge.counted === "wire" ? "bytes on the wire" : "decoded bytes"}); the rest was not read`;
 }

@@ -4,6 +4,7 @@ import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
 import { type Hop, isRefusal, nextHop, type RedirectRefusal } from "./redirect.js";
 import { sleep } from "./sleep.js";
+import { type WireMeter, wireMeter } from "./wire.js";
 
 /** What to send: the parts of a request, so that every attempt sends the same bytes without re-reading a stream. */
 export interface Outgoing {
@@ -122,7 +123,7 @@ export interface SendConfig {
   maxRetries: number;
   /** The longest wait before a retry. An answer that asks for a longer one is returned at once instead of slept on. */
   maxRetryWaitMs: number;
-  /** The largest body read, counted as `readBody` says; a larger one throws `errors.tooLarge`. */
+  /** The largest body read, counted as `readBody` says (on the wire with the global fetch, and decoded); a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
   /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds it waited. */
   beforeAttempt?: ((signal: AbortSignal | undefined, call: SendOptions) => Promise<number | undefined> | number | undefined) | undefined;
@@ -177,13 +178,14 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     const headers = call.authHeaders ? { ...given, ...(typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) } : given;
     const sentAt = performance.now();
     const timer = deadline(timeoutMs, userSignal);
+    const wire = wireMeter(config.fetch, config.maxResponseBytes);
     let response: Response;
     let text: string;
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
-      response = await fetchHop(config, hop, timer.signal);
-      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, timer.signal, call);
-      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes);
+      response = await fetchHop(config, hop, timer.signal, wire);
+      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, timer.signal, wire, call);
+      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes, wire);
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
@@ -218,16 +220,24 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
   }
 }
 
-/** One request of an attempt: fetch never follows a redirect itself, `follow` decides. */
-function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined): Promise<Response> {
-  return config.fetch(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" });
+/** One request of an attempt: fetch never follows a redirect itself, `follow` decides; `wire` counts its body's bytes. */
+function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined, dispatcher: WireMeter | undefined): Promise<Response> {
+  const init: RequestInit & { dispatcher: WireMeter | undefined } = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual", dispatcher };
+  return config.fetch(hop.url, init);
 }
 
 /** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
 const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);
 
 /** Applies the redirect policy of `nextHop` to `response` and to every answer after it, until one is final. */
-async function follow(config: SendConfig, response: Response, first: Hop, signal: AbortSignal | undefined, call: SendOptions): Promise<Response> {
+async function follow(
+  config: SendConfig,
+  response: Response,
+  first: Hop,
+  signal: AbortSignal | undefined,
+  wire: WireMeter | undefined,
+  call: SendOptions,
+): Promise<Response> {
   const origin = new URL(first.url).origin;
   let hop = first;
   for (let followed = 0; ; followed++) {
@@ -239,7 +249,7 @@ async function follow(config: SendConfig, response: Response, first: Hop, signal
     if (isRefusal(next)) throw new Refused(config.errors.redirect(call, next));
     config.logger.debug?.(`${config.label}: ${call.name} followed a ${response.status} redirect on ${origin}`, call.logDetails);
     hop = next;
-    response = await fetchHop(config, hop, signal);
+    response = await fetchHop(config, hop, signal, wire);
     if (isFinal(response)) return response;
   }
 }

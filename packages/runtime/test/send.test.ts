@@ -258,11 +258,30 @@ describe("bodies", () => {
     expect(error.tooLarge).toEqual({ limitBytes: 64 * 1024, counted: "content-length", bytes: 10 * 1024 ** 3 });
   });
 
-  it("stops an endless body at maxResponseBytes", async () => {
+  it("stops an endless body at maxResponseBytes of bytes on the wire", async () => {
     server.script(hostile.endless());
     const error = (await rejection(send(small, post(), { name: "op" }))) as TooLarge;
-    expect(error.tooLarge.counted).toBe("decoded");
+    expect(error.tooLarge.counted).toBe("wire");
     expect(error.tooLarge.bytes).toBeGreaterThan(64 * 1024);
+  });
+
+  it("stops a gzip body that never ends and decodes to nothing at maxResponseBytes of bytes on the wire", async () => {
+    server.script(hostile.inflatesToNothing());
+    const error = (await rejection(send(small, post(), { name: "op" }))) as TooLarge;
+    expect(error.tooLarge).toMatchObject({ limitBytes: 64 * 1024, counted: "wire" });
+    expect(error.tooLarge.bytes).toBeGreaterThan(64 * 1024);
+  });
+
+  it("calls a fetch of the caller's as it is, and counts its body decoded", async () => {
+    const inits: RequestInit[] = [];
+    const own: typeof fetch = (input, init) => {
+      inits.push(init ?? {});
+      return globalThis.fetch(input, init);
+    };
+    server.script(hostile.endless());
+    const error = (await rejection(send({ ...small, fetch: own }, post(), { name: "op" }))) as TooLarge;
+    expect(error.tooLarge.counted).toBe("decoded");
+    expect(inits[0]).toMatchObject({ dispatcher: undefined });
   });
 
   it.each(["gzip", "br"] as const)("stops a %s bomb at maxResponseBytes of decoded bytes", async (encoding) => {

@@ -47,4 +47,5 @@ export const heavyBodies: ReadonlyArray<readonly [string, Handler]> = [
   ["an endless body", hostile.endless()],
   ["a 1 GiB gzip bomb", hostile.bomb("gzip", 1024 ** 3)],
   ["a 1 GiB brotli bomb", hostile.bomb("br", 1024 ** 3)],
+  ["an endless gzip body that decodes to nothing", hostile.inflatesToNothing()],
 ];
