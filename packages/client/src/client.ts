@@ -1,5 +1,4 @@
-import { memoryBudgetStore, memoryRateLimitStore, type Outgoing, outgoingFrom, Pacer, responseFrom, send } from "@content-scraper/runtime";
-import createClient, { type Client } from "openapi-fetch";
+import { type Answer, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, send } from "@content-scraper/runtime";
 import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
 import {
   apiError,
@@ -13,7 +12,6 @@ import {
   rulesFor,
   scraperSendConfig,
 } from "./exchange.js";
-import type { paths } from "./generated/scraper.types.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
 import { checkNumber, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
@@ -81,13 +79,17 @@ interface Verdict {
 let deriving: { family: Family; defaults: CallDefaults } | undefined;
 
 /**
- * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `api` is the
- * typed openapi-fetch client for everything else. Every call, whichever door it takes, goes through one pipeline:
- * the key, pacing, the budget, timeouts, retries, hooks and the ledger.
+ * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline: its answer, with
+ * error answers returned rather than thrown. Not exported from the package.
+ */
+export let sendThrough: (client: ScraperClient, outgoing: Outgoing, signal: AbortSignal) => Promise<Answer>;
+
+/**
+ * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `scraperApi`
+ * (`@content-scraper/client/api`) gives the typed openapi-fetch client for everything else. Every call, whichever
+ * door it takes, goes through one pipeline: the key, pacing, the budget, timeouts, retries, hooks and the ledger.
  */
 export class ScraperClient {
-  /** The typed openapi-fetch client, through the same pipeline as the methods. */
-  readonly api: Client<paths>;
   /** Focused `shortvideo` operations, in the platform's own field names, and walks over its cursor listings. */
   readonly shortvideo: FocusedClient<"shortvideo">;
   readonly baseUrl: string;
@@ -102,16 +104,11 @@ export class ScraperClient {
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
     this.#config = { auth: this.#family.auth, baseUrl: resolved.baseUrl, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
-    this.api = createClient<paths>({
-      baseUrl: resolved.baseUrl,
-      fetch: async (request) => {
-        const outgoing = await outgoingFrom(request);
-        const { result } = await this.#send(outgoing, rulesFor(this.#config, outgoing.url), { signal: request.signal }, false);
-        // openapi-fetch reads the body itself; hand it a fresh response over the bytes already read.
-        return responseFrom(result);
-      },
-    });
     this.shortvideo = this.#focused("shortvideo");
+  }
+
+  static {
+    sendThrough = async (client, outgoing, signal) => (await client.#send(outgoing, rulesFor(client.#config, outgoing.url), { signal }, false)).result;
   }
 
   /**

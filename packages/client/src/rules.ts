@@ -33,10 +33,11 @@ export function focusedOperations(platform: string): Array<OperationRules & { re
   );
 }
 
-const byPath = new Map<string, OperationRules>(Object.values(operations).map((rules) => [rules.path, rules]));
+let byPath: Map<string, OperationRules> | undefined;
 
 /** The operation a request path (relative to the base URL) addresses, if it is a documented one. */
 export function operationForPath(path: string): OperationRules | undefined {
+  byPath ??= new Map(Object.values(operations).map((rules) => [rules.path, rules]));
   return byPath.get(path);
 }
 

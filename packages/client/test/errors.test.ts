@@ -12,6 +12,7 @@ import {
 import { validateResponses } from "../src/validate.js";
 import { hostile } from "@content-scraper/test-server";
 import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
+import { scraperApi } from "../src/api.js";
 
 const apiKey = "scrape_live_0123456789abcdef";
 let server: FaultServer;
@@ -219,7 +220,7 @@ describe("validateResponses", () => {
   it("checks the api client's answers too", async () => {
     server.script(drifted);
     const scraper = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: false, validateResponses });
-    await expect(scraper.api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } })).rejects.toBeInstanceOf(ScraperResponseError);
+    await expect(scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } })).rejects.toBeInstanceOf(ScraperResponseError);
   });
 
   it("passes a conforming body, and checks nothing when off", async () => {

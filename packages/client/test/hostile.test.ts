@@ -11,6 +11,7 @@ import {
 } from "../src/index.js";
 import { memoryRateLimitStore } from "@content-scraper/runtime";
 import { type FaultServer, fail, ok, startFaultServer } from "./fault-server.js";
+import { scraperApi } from "../src/api.js";
 
 // What the scraper client does with a server that misbehaves: the client-specific parts. The same cases run against
 // every client of the SDK in tooling/hostile-suite.
@@ -53,7 +54,7 @@ describe("a success that is not the envelope is a ScraperResponseError naming th
     ["no request_id", JSON.stringify({ ...envelope, request_id: undefined }), "/request_id"],
   ])("%s", async (_name, body, path) => {
     server.script(hostile.raw(200, body));
-    for (const call of [() => client().profile("shortvideo", "creator"), () => client().api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } })]) {
+    for (const call of [() => client().profile("shortvideo", "creator"), () => scraperApi(client()).POST("/scrape/shortvideo/profile", { body: { username: "creator" } })]) {
       const error = await rejection(call());
       expect(error).toBeInstanceOf(ScraperResponseError);
       expect(error.message).toMatch(/^shortvideoProfile answered 200 with a body that is not the success envelope/);
@@ -63,7 +64,7 @@ describe("a success that is not the envelope is a ScraperResponseError naming th
 
   it("HTML on 200 is not valid JSON, through api too (openapi-fetch would throw a SyntaxError)", async () => {
     server.script(hostile.raw(200, "<html>maintenance</html>", { "content-type": "text/html" }));
-    await expect(client().api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } })).rejects.toBeInstanceOf(ScraperResponseError);
+    await expect(scraperApi(client()).POST("/scrape/shortvideo/profile", { body: { username: "creator" } })).rejects.toBeInstanceOf(ScraperResponseError);
   });
 
   it("an error status with a null or array body is a ScraperApiError", async () => {

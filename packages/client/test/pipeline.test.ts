@@ -13,6 +13,7 @@ import {
   ScraperStoreError,
 } from "../src/index.js";
 import { type FaultServer, fail, ok, plain, startFaultServer } from "./fault-server.js";
+import { scraperApi } from "../src/api.js";
 
 const apiKey = "scrape_live_pipeline_0123456789";
 let server: FaultServer;
@@ -63,7 +64,7 @@ describe("hooks see every request, whichever door", () => {
     const second = recorder();
     const scraper = client({ hooks: [first.hooks, second.hooks] });
     for await (const _post of scraper.walkPosts("shortvideo", "creator"));
-    await scraper.api.POST("/scrape/videosite/profile", { body: { username: "c" } });
+    await scraperApi(scraper).POST("/scrape/videosite/profile", { body: { username: "c" } });
     const expected = [
       "request shortvideoPosts 1",
       "response shortvideoPosts 1 200 final",
@@ -146,7 +147,7 @@ describe("the ledger", () => {
     await scraper.profile("shortvideo", "a");
     await scraper.profile("shortvideo", "b");
     await expect(scraper.profile("shortvideo", "gone")).rejects.toBeInstanceOf(ScraperApiError);
-    await scraper.api.POST("/scrape/shortvideo/profile", { body: { username: "c" } });
+    await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "c" } });
     expect(scraper.usage).toEqual({ creditsCharged: 1 + 1 + 1 + 3, requests: 4, attempts: 5, retries: 1, pacingWaitMs: 0 });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScraperClient } from "../src/index.js";
+import { scraperApi } from "../src/api.js";
+import { createScraperClient, ScraperInputError } from "../src/index.js";
 import { type FaultServer, ok, rateHeaders, startFaultServer } from "./fault-server.js";
 
 const apiKey = "scrape_live_requests";
@@ -74,10 +75,21 @@ describe("what the methods send", () => {
 
   it("api: the typed openapi-fetch client with the same key", async () => {
     server.script(ok({ username: "creator", display_name: "Creator", follower_count: 10 }));
-    const { data, error, response } = await scraper().api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
+    const { data, error, response } = await scraperApi(scraper()).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
     expect(error).toBeUndefined();
     expect(response.status).toBe(200);
     expect(data?.data.follower_count).toBe(10);
     expect(sent().headers["x-api-key"]).toBe(apiKey);
+  });
+
+  it("api: a derived client's defaults hold for its api door too", async () => {
+    server.script(ok({ username: "creator" }));
+    await scraperApi(scraper().withOptions({ headers: { "x-trace": "t-1" } })).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
+    expect(sent().headers["x-trace"]).toBe("t-1");
+  });
+
+  it.each([undefined, {}, "scrape_live_key"])("api: scraperApi(%j) is a ScraperInputError naming the client", (given) => {
+    expect(() => scraperApi(given as never)).toThrow(expect.objectContaining({ name: "ScraperInputError", field: "client" }));
+    expect(() => scraperApi(given as never)).toThrow(ScraperInputError);
   });
 });

@@ -20,6 +20,7 @@ import {
   type ScraperResponseError,
   type ScraperResponseTooLargeError,
 } from "../src/index.js";
+import { scraperApi } from "../src/api.js";
 
 const scraper = createScraperClient({ apiKey: "scrape_live_types", baseUrl: "https://api.example.com/api/v1" });
 
@@ -88,10 +89,10 @@ describe("types follow the platforms", () => {
   });
 
   it("types the api client from the description's paths", async () => {
-    const { data } = await scraper.api.POST("/scrape/videosite/profile", { body: { username: "creator" } });
+    const { data } = await scraperApi(scraper).POST("/scrape/videosite/profile", { body: { username: "creator" } });
     expectTypeOf<NonNullable<typeof data>["data"]["display_name"]>().toEqualTypeOf<string>();
     // @ts-expect-error no such path
-    scraper.api.POST("/scrape/videosite/audience", { body: {} });
+    scraperApi(scraper).POST("/scrape/videosite/audience", { body: {} });
   });
 });
 

@@ -9,28 +9,13 @@ export interface WireCount {
 // agent, say) still carries it.
 const globalDispatcher = Symbol.for("undici.globalDispatcher.1");
 
-// The callbacks a dispatch handler may have: undici 6's (Node 20 and 22), and undici 7's (Node 24). The meter forwards
-// only those the fetch's own handler has, so the dispatcher still takes it for the kind it is.
-const callbacks = [
-  "onConnect",
-  "onUpgrade",
-  "onResponseStarted",
-  "onHeaders",
-  "onData",
-  "onComplete",
-  "onError",
-  "onBodySent",
-  "onRequestSent",
-  "onRequestStart",
-  "onRequestUpgrade",
-  "onResponseStart",
-  "onResponseData",
-  "onResponseEnd",
-  "onResponseError",
-] as const;
-
-type Callback = (...args: never[]) => unknown;
-type DispatchHandler = Partial<Record<(typeof callbacks)[number], Callback>>;
+// A dispatch handler: undici 6's (Node 20 and 22) ends the connection with the `abort` its `onConnect` gets and is
+// given body chunks by `onData`; undici 7's (Node 24) has `onResponseData(controller, chunk)` for both.
+interface DispatchHandler {
+  onConnect?(abort: (reason: Error) => void, ...rest: unknown[]): unknown;
+  onData?(chunk: Uint8Array): boolean;
+  onResponseData?(controller: { abort(reason: Error): void }, chunk: Uint8Array): unknown;
+}
 interface Dispatcher {
   dispatch(options: unknown, handler: DispatchHandler): boolean;
 }
@@ -48,7 +33,7 @@ export class WireMeter implements WireCount {
 
   dispatch(options: unknown, handler: DispatchHandler): boolean {
     this.bytes = 0;
-    return (globalThis as unknown as { [globalDispatcher]: Dispatcher })[globalDispatcher].dispatch(options, meter(handler, this, this.limit));
+    return (globalThis as unknown as { [globalDispatcher]: Dispatcher })[globalDispatcher].dispatch(options, meter(handler, this));
   }
 }
 
@@ -59,37 +44,33 @@ export class WireMeter implements WireCount {
 export const wireMeter = (fetchImpl: typeof fetch, limit: number): WireMeter | undefined =>
   fetchImpl === globalThis.fetch ? new WireMeter(limit) : undefined;
 
-/** The fetch's handler, with its body chunks counted and the connection ended past `limit`. */
-function meter(handler: DispatchHandler, count: WireCount, limit: number): DispatchHandler {
-  const metered: DispatchHandler = {};
-  for (const name of callbacks) {
-    const callback = handler[name];
-    if (callback) metered[name] = callback.bind(handler);
-  }
+/**
+ * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no chunk reaches
+ * the fetch, and the body's reader fails. The handler's own callbacks run on the metered one (its prototype), so the
+ * state they keep on `this` stays in one place, and the dispatcher sees the handler's kind.
+ */
+function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
+  const metered: DispatchHandler = Object.create(handler);
+  const { onConnect, onData, onResponseData } = handler;
   let abort: ((reason: Error) => void) | undefined;
-  // Past the limit, no chunk reaches the fetch: the connection ends with `WireLimit`, and the body's reader fails.
-  const over = (chunk: Uint8Array, end: (reason: Error) => void) => {
+  const over = (chunk: Uint8Array, end: ((reason: Error) => void) | undefined) => {
     count.bytes += chunk.byteLength;
-    if (count.bytes <= limit) return false;
+    if (count.bytes <= count.limit || !end) return false;
     count.exceeded = true;
-    end(new Error(`more than ${limit} bytes on the wire`));
+    end(new Error(`more than ${count.limit} bytes on the wire`));
     return true;
   };
-  if (handler.onConnect) {
-    const onConnect = handler.onConnect as (abort: (reason: Error) => void, ...rest: unknown[]) => unknown;
-    metered.onConnect = ((given: (reason: Error) => void, ...rest: unknown[]) => {
+  if (onConnect) {
+    metered.onConnect = function (given, ...rest) {
       abort = given;
-      return onConnect.call(handler, given, ...rest);
-    }) as Callback;
+      return onConnect.call(this, given, ...rest);
+    };
   }
-  if (handler.onData) {
-    const onData = handler.onData as (chunk: Uint8Array) => boolean;
-    metered.onData = ((chunk: Uint8Array) => (abort && over(chunk, abort) ? false : onData.call(handler, chunk))) as Callback;
-  }
-  if (handler.onResponseData) {
-    const onResponseData = handler.onResponseData as (controller: { abort(reason: Error): void }, chunk: Uint8Array) => unknown;
-    metered.onResponseData = ((controller: { abort(reason: Error): void }, chunk: Uint8Array) =>
-      over(chunk, (reason) => controller.abort(reason)) ? undefined : onResponseData.call(handler, controller, chunk)) as Callback;
-  }
+  if (onData) metered.onData = function (chunk) {
+    return over(chunk, abort) ? false : onData.call(this, chunk);
+  };
+  if (onResponseData) metered.onResponseData = function (controller, chunk) {
+    return over(chunk, (reason) => controller.abort(reason)) ? undefined : onResponseData.call(this, controller, chunk);
+  };
   return metered;
 }

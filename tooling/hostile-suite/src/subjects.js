@@ -1,5 +1,6 @@
 // Every client of the SDK, as the hostile cases drive it: one call each, through the door a user takes. Plain
 // JavaScript, so that the memory cases' child processes (plain Node) drive exactly the same calls as the tests.
+import { scraperApi } from "@content-scraper/client/api";
 import { createScraperClient, ScraperApiError, ScraperError, ScraperRedirectError, ScraperResponseError, ScraperResponseTooLargeError, ScraperTimeoutError } from "@content-scraper/client";
 import { ConnectApiError, ConnectError, ConnectRedirectError, ConnectResponseError, ConnectResponseTooLargeError, ConnectTimeoutError, createConnectClient } from "@content-scraper/connect";
 import {
@@ -148,7 +149,7 @@ export const subjects = [
     reportsRetryAfter: false,
     open: (origin, limits = {}) => {
       const client = scraper(origin, limits);
-      return () => client.api.POST("/scrape/shortvideo/profile", { body: { username: "creator" } }).then(raw);
+      return () => scraperApi(client).POST("/scrape/shortvideo/profile", { body: { username: "creator" } }).then(raw);
     },
   },
   {

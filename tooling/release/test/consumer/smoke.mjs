@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { exitCodes, run } from "@content-scraper/cli";
 import { createScraperClient, ScraperInputError } from "@content-scraper/client";
+import { scraperApi } from "@content-scraper/client/api";
 import { validateResponses } from "@content-scraper/client/validate";
 import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
 import { startMock } from "@content-scraper/mock";
@@ -51,6 +52,9 @@ try {
   const { data } = await scraper.profile("shortvideo", "creator");
   assert.ok(data);
   ok(`mock: startMock on ${mock.url}, one profile through the client, validated`);
+  const { response } = await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
+  assert.equal(response.status, 200);
+  ok("client/api: the typed door through the same client");
   process.env.SCRAPER_API_KEY = "scrape_live_consumer";
   assert.equal(await run(["node", "content-scraper", "profile", "shortvideo", "creator", "--base-url", mock.baseUrls.scraper]), exitCodes.ok);
   ok("cli: content-scraper profile against the sandbox");

@@ -2,6 +2,7 @@
 // NodeNext, lib ES2023 without DOM, skipLibCheck off).
 import { exitCodes, type Manifest, run as runCli } from "@content-scraper/cli";
 import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
+import { scraperApi } from "@content-scraper/client/api";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
 import { type MockOptions, startMock } from "@content-scraper/mock";
@@ -26,7 +27,8 @@ export async function run(): Promise<string> {
   const validator: ResponseValidator = validateResponses;
   const scraper = createScraperClient({ apiKey: "scrape_live_x", baseUrl: mock.baseUrls.scraper, validateResponses: validator });
   const { data } = await scraper.profile("shortvideo", "creator");
+  const { data: raw } = await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
   await mock.close();
   const error: ScraperInputError | undefined = undefined;
-  return JSON.stringify([data, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
+  return JSON.stringify([data, raw?.data.username, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
 }

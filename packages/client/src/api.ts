@@ -1,0 +1,20 @@
+import { outgoingFrom, responseFrom } from "@content-scraper/runtime";
+import createClient, { type Client } from "openapi-fetch";
+import { ScraperClient, sendThrough } from "./client.js";
+import { ScraperInputError } from "./errors.js";
+import type { paths } from "./generated/scraper.types.js";
+
+/**
+ * The typed openapi-fetch client of the scraper API, for any path of the description, through `client`'s pipeline:
+ * its key, pacing, budget, timeouts, retries, hooks and ledger. Error answers come back as `{ error, response }`; a
+ * success that is not the service's envelope throws `ScraperResponseError`, as the methods do. A subpath of its own,
+ * so that a script using the methods alone does not bundle openapi-fetch.
+ */
+export function scraperApi(client: ScraperClient): Client<paths> {
+  if (!(client instanceof ScraperClient)) throw new ScraperInputError("client", "scraperApi takes a client made by createScraperClient().");
+  return createClient<paths>({
+    baseUrl: client.baseUrl,
+    // openapi-fetch reads the body itself: it gets a fresh response over the bytes the pipeline read.
+    fetch: async (request) => responseFrom(await sendThrough(client, await outgoingFrom(request), request.signal)),
+  });
+}
