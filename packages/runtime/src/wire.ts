@@ -9,12 +9,12 @@ export interface WireCount {
 // agent, say) still carries it.
 const globalDispatcher = Symbol.for("undici.globalDispatcher.1");
 
-// A dispatch handler: undici 6's (Node 20 and 22) ends the connection with the `abort` its `onConnect` gets and is
-// given body chunks by `onData`; undici 7's (Node 24) has `onResponseData(controller, chunk)` for both.
+// The handler Node's fetch dispatches with, in undici 6 (Node 20, 22) and 7 (Node 24) alike: `onConnect` gets the
+// `abort` that ends the connection, `onData` each chunk of the body as it came. A handler without them (a later
+// undici's) is left unmetered, and the decoded count holds alone.
 interface DispatchHandler {
   onConnect?(abort: (reason: Error) => void, ...rest: unknown[]): unknown;
   onData?(chunk: Uint8Array): boolean;
-  onResponseData?(controller: { abort(reason: Error): void }, chunk: Uint8Array): unknown;
 }
 interface Dispatcher {
   dispatch(options: unknown, handler: DispatchHandler): boolean;
@@ -45,32 +45,25 @@ export const wireMeter = (fetchImpl: typeof fetch, limit: number): WireMeter | u
   fetchImpl === globalThis.fetch ? new WireMeter(limit) : undefined;
 
 /**
- * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no chunk reaches
- * the fetch, and the body's reader fails. The handler's own callbacks run on the metered one (its prototype), so the
- * state they keep on `this` stays in one place, and the dispatcher sees the handler's kind.
+ * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no
+ * chunk reaches the fetch, and the body's reader fails. The handler's own callbacks run on the metered one (its
+ * prototype), so the state they keep on `this` stays in one place.
  */
 function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
+  const { onConnect, onData } = handler;
+  if (!onConnect || !onData) return handler;
   const metered: DispatchHandler = Object.create(handler);
-  const { onConnect, onData, onResponseData } = handler;
   let abort: ((reason: Error) => void) | undefined;
-  const over = (chunk: Uint8Array, end: ((reason: Error) => void) | undefined) => {
+  metered.onConnect = function (given, ...rest) {
+    abort = given;
+    return onConnect.call(this, given, ...rest);
+  };
+  metered.onData = function (chunk) {
     count.bytes += chunk.byteLength;
-    if (count.bytes <= count.limit || !end) return false;
+    if (count.bytes <= count.limit || !abort) return onData.call(this, chunk);
     count.exceeded = true;
-    end(new Error(`more than ${count.limit} bytes on the wire`));
-    return true;
-  };
-  if (onConnect) {
-    metered.onConnect = function (given, ...rest) {
-      abort = given;
-      return onConnect.call(this, given, ...rest);
-    };
-  }
-  if (onData) metered.onData = function (chunk) {
-    return over(chunk, abort) ? false : onData.call(this, chunk);
-  };
-  if (onResponseData) metered.onResponseData = function (controller, chunk) {
-    return over(chunk, (reason) => controller.abort(reason)) ? undefined : onResponseData.call(this, controller, chunk);
+    abort(new Error(`more than ${count.limit} bytes on the wire`));
+    return false;
   };
   return metered;
 }

@@ -1,0 +1,75 @@
+import { Agent, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readBody } from "../src/body.js";
+import { wireMeter } from "../src/wire.js";
+import { hostile, startServer } from "./server.js";
+
+// The meter against real bodies: Node's own fetch (undici 6 on Node 20 and 22), and undici 7's fetch and agent, which
+// are Node 24's global fetch and dispatcher.
+
+let server: Awaited<ReturnType<typeof startServer>>;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const limit = 64 * 1024;
+
+/** Reads one answer of the server through the global fetch and a meter, as `send` does. */
+async function readMetered() {
+  const meter = wireMeter(globalThis.fetch, limit);
+  expect(meter).toBeDefined();
+  const response = await globalThis.fetch(server.origin, { dispatcher: meter } as RequestInit);
+  return readBody(response, limit, meter);
+}
+
+function eachFetch() {
+  it("stops a gzip body that never ends and decodes to nothing, counted on the wire", async () => {
+    server.script(hostile.inflatesToNothing());
+    expect(await readMetered()).toMatchObject({ limitBytes: limit, counted: "wire", bytes: expect.any(Number) });
+  });
+
+  it("reads a compressed body within the limit whole, decoded", async () => {
+    server.script(hostile.bomb("gzip", 50_000));
+    const body = await readMetered();
+    expect(typeof body === "string" && body.length).toBe(50_000);
+  });
+}
+
+describe("Node's own fetch", () => {
+  eachFetch();
+
+  it("sends through the dispatcher the application set", async () => {
+    const dispatcherKey = Symbol.for("undici.globalDispatcher.1");
+    const registry = globalThis as unknown as { [dispatcherKey]: { dispatch(...args: unknown[]): boolean } };
+    const own = registry[dispatcherKey];
+    const dispatched: unknown[] = [];
+    registry[dispatcherKey] = { dispatch: (options, handler) => dispatched.push(options) > 0 && own.dispatch(options, handler) };
+    try {
+      server.script(hostile.inflatesToNothing());
+      expect(await readMetered()).toMatchObject({ counted: "wire" });
+      expect(dispatched).toHaveLength(1);
+    } finally {
+      registry[dispatcherKey] = own;
+    }
+  });
+});
+
+describe("undici 7 (Node 24's fetch and dispatcher)", () => {
+  const nodeFetch = globalThis.fetch;
+  const nodeDispatcher = getGlobalDispatcher();
+  const agent = new Agent();
+  beforeAll(() => {
+    globalThis.fetch = undiciFetch as unknown as typeof fetch;
+    setGlobalDispatcher(agent);
+  });
+  afterAll(async () => {
+    globalThis.fetch = nodeFetch;
+    setGlobalDispatcher(nodeDispatcher);
+    await agent.close();
+  });
+
+  eachFetch();
+});
