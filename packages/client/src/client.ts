@@ -9,7 +9,6 @@ import {
   type ExchangeConfig,
   type ExchangeOptions,
   prepare,
-  rulesFor,
   scraperSendConfig,
 } from "./exchange.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
@@ -79,10 +78,11 @@ interface Verdict {
 let deriving: { family: Family; defaults: CallDefaults } | undefined;
 
 /**
- * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline: its answer, with
- * error answers returned rather than thrown. Not exported from the package.
+ * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline, as the operation
+ * `rules` (the door finds them by path): its answer, with error answers returned rather than thrown. Not exported
+ * from the package.
  */
-export let sendThrough: (client: ScraperClient, outgoing: Outgoing, signal: AbortSignal) => Promise<Answer>;
+export let sendThrough: (client: ScraperClient, outgoing: Outgoing, rules: OperationRules | undefined, signal: AbortSignal) => Promise<Answer>;
 
 /**
  * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `scraperApi`
@@ -103,12 +103,12 @@ export class ScraperClient {
     this.#family = derived?.family ?? createFamily(options);
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
-    this.#config = { auth: this.#family.auth, baseUrl: resolved.baseUrl, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
+    this.#config = { auth: this.#family.auth, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
     this.shortvideo = this.#focused("shortvideo");
   }
 
   static {
-    sendThrough = async (client, outgoing, signal) => (await client.#send(outgoing, rulesFor(client.#config, outgoing.url), { signal }, false)).result;
+    sendThrough = async (client, outgoing, rules, signal) => (await client.#send(outgoing, rules, { signal }, false)).result;
   }
 
   /**

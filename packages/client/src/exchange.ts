@@ -10,14 +10,13 @@ import {
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules, operationForPath } from "./rules.js";
+import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules } from "./rules.js";
 
 export type { Outgoing };
 
-/** What every exchange of a client shares: the credential, the base URL, the call defaults and its one send config. */
+/** What every exchange of a client shares: the credential, the call defaults and its one send config. */
 export interface ExchangeConfig {
   auth: Readonly<Record<string, string>>;
-  baseUrl: string;
   defaults: CallDefaults;
   send: SendConfig;
 }
@@ -156,11 +155,6 @@ export function callDetails(rules: OperationRules | undefined): CallDetails {
 /** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
 export function callName(outgoing: Outgoing, rules: OperationRules | undefined): string {
   return rules?.operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
-}
-
-/** The operation a request addresses, by its path relative to the base URL. */
-export function rulesFor(config: ExchangeConfig, url: string): OperationRules | undefined {
-  return operationForPath(url.startsWith(config.baseUrl) ? url.slice(config.baseUrl.length) : new URL(url).pathname);
 }
 
 /**
