@@ -86,9 +86,8 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
     },
     afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
     retryDelay: ({ response, text }, attempt, call) => {
-      const rules = rulesOf(call.name);
-      const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
-      if (classify(rules, response.status, error.code).retry === "never") return undefined;
+      const error = apiError({ rules: rulesOf(call.name), response, text, attempts: 0, elapsedMs: 0 });
+      if (!error.retryable) return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
       return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
     },
