@@ -44,12 +44,9 @@ export interface Exchange {
   elapsedMs: number;
 }
 
-/** The operation a call is named after (`send` names calls by operationId, or `METHOD /path` outside the table). */
-const rulesOf = (name: string): OperationRules | undefined => (isOperationId(name) ? operation(name) : undefined);
-
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
 const scraperErrors: SendErrors = {
-  timeout: (call, timeoutMs) => new ScraperTimeoutError(rulesOf(call.name)?.operationId, timeoutMs),
+  timeout: (call, timeoutMs) => new ScraperTimeoutError(isOperationId(call.name) ? call.name : undefined, timeoutMs),
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
@@ -86,7 +83,9 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
     },
     afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
     retryDelay: ({ response, text }, attempt, call) => {
-      const error = apiError({ rules: rulesOf(call.name), response, text, attempts: 0, elapsedMs: 0 });
+      // `send` names a call by its operationId, or `METHOD /path` outside the description.
+      const rules = isOperationId(call.name) ? operation(call.name) : undefined;
+      const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
       if (!error.retryable) return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
       return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
