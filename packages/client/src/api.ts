@@ -3,6 +3,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { ScraperClient, sendThrough } from "./client.js";
 import { ScraperInputError } from "./errors.js";
 import type { paths } from "./generated/scraper.types.js";
+import { type OperationRules, operationForPath } from "./rules.js";
 
 /**
  * The typed openapi-fetch client of the scraper API, for any path of the description, through `client`'s pipeline:
@@ -15,6 +16,11 @@ export function scraperApi(client: ScraperClient): Client<paths> {
   return createClient<paths>({
     baseUrl: client.baseUrl,
     // openapi-fetch reads the body itself: it gets a fresh response over the bytes the pipeline read.
-    fetch: async (request) => responseFrom(await sendThrough(client, await outgoingFrom(request), request.signal)),
+    fetch: async (request) => responseFrom(await sendThrough(client, await outgoingFrom(request), rulesFor(client.baseUrl, request.url), request.signal)),
   });
+}
+
+/** The operation a request addresses, by its path relative to the base URL. */
+function rulesFor(baseUrl: string, url: string): OperationRules | undefined {
+  return operationForPath(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname);
 }

@@ -1,4 +1,4 @@
-import { type Answer, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, send } from "@content-scraper/runtime";
+import { type Answer, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, parseJson, send } from "@content-scraper/runtime";
 import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
 import {
   apiError,
@@ -9,7 +9,6 @@ import {
   type ExchangeConfig,
   type ExchangeOptions,
   prepare,
-  rulesFor,
   scraperSendConfig,
 } from "./exchange.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
@@ -79,10 +78,11 @@ interface Verdict {
 let deriving: { family: Family; defaults: CallDefaults } | undefined;
 
 /**
- * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline: its answer, with
- * error answers returned rather than thrown. Not exported from the package.
+ * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline, as the operation
+ * `rules` (the door finds them by path): its answer, with error answers returned rather than thrown. Not exported
+ * from the package.
  */
-export let sendThrough: (client: ScraperClient, outgoing: Outgoing, signal: AbortSignal) => Promise<Answer>;
+export let sendThrough: (client: ScraperClient, outgoing: Outgoing, rules: OperationRules | undefined, signal: AbortSignal) => Promise<Answer>;
 
 /**
  * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `scraperApi`
@@ -103,12 +103,12 @@ export class ScraperClient {
     this.#family = derived?.family ?? createFamily(options);
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
-    this.#config = { auth: this.#family.auth, baseUrl: resolved.baseUrl, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
+    this.#config = { auth: this.#family.auth, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
     this.shortvideo = this.#focused("shortvideo");
   }
 
   static {
-    sendThrough = async (client, outgoing, signal) => (await client.#send(outgoing, rulesFor(client.#config, outgoing.url), { signal }, false)).result;
+    sendThrough = async (client, outgoing, rules, signal) => (await client.#send(outgoing, rules, { signal }, false)).result;
   }
 
   /**
@@ -290,29 +290,15 @@ export class ScraperClient {
     if (!validate || !result.rules) return;
     const contentType = result.response.headers.get("content-type") ?? "";
     if (!contentType.includes("json")) return;
-    const { operationId } = result.rules;
-    const outcome = validate(operationId, result.response.status, envelope ?? safeParse(result.text));
+    const outcome = validate(result.rules.operationId, result.response.status, envelope ?? parseJson(result.text));
     if (outcome.valid) return;
     const problems = outcome.errors ?? [];
     const first = problems[0];
-    throw new ScraperResponseError(
-      `${operationId} answered ${result.response.status} with a body that does not match the description${first ? `: ${first.message}` : ""}`,
-      operationId,
-      result.response.status,
-      problems,
-    );
+    throw malformed(result.rules, result.response.status, `does not match the description${first ? `: ${first.message}` : ""}`, problems);
   }
 }
 
 const jsonHeaders = { "content-type": "application/json" };
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * What an answer is. A success must be JSON and the success envelope (an object with `data`, `meta`, `request_id`,
@@ -321,26 +307,26 @@ function safeParse(text: string): unknown {
  */
 function judge(result: Exchange, price: number): Verdict {
   const { rules, response, text } = result;
-  const operationId = rules?.operationId ?? "request";
   if (!response.ok) {
     const failure = apiError(result);
     return { result, envelope: undefined, failure, charged: failure.creditsCharged ?? (failure.billed ? price : 0) };
   }
   if (!rules) return { result, envelope: undefined, failure: undefined, charged: 0 };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    const failure = new ScraperResponseError(`${operationId} answered ${response.status} with a body that is not valid JSON (${text.length} bytes; truncated?)`, operationId, response.status);
+  const parsed = parseJson(text);
+  const problem = parsed === undefined ? undefined : envelopeProblem(parsed);
+  if (parsed === undefined || problem) {
+    const failure = problem
+      ? malformed(rules, response.status, `is not the success envelope: ${problem.message}`, [problem])
+      : malformed(rules, response.status, `is not valid JSON (${text.length} bytes; truncated?)`);
     return { result, envelope: undefined, failure, charged: 0 };
   }
-  const problem = envelopeProblem(parsed);
-  if (problem === undefined) {
-    const envelope = parsed as SuccessEnvelope;
-    return { result, envelope, failure: undefined, charged: envelope.meta.credits_charged };
-  }
-  const failure = new ScraperResponseError(`${operationId} answered ${response.status} with a body that is not the success envelope: ${problem.message}`, operationId, response.status, [problem]);
-  return { result, envelope: undefined, failure, charged: 0 };
+  const envelope = parsed as SuccessEnvelope;
+  return { result, envelope, failure: undefined, charged: envelope.meta.credits_charged };
+}
+
+/** A success whose body is not what the description promises; `what` says how, naming the operation and the status. */
+function malformed(rules: OperationRules, status: number, what: string, problems?: ScraperResponseError["problems"]): ScraperResponseError {
+  return new ScraperResponseError(`${rules.operationId} answered ${status} with a body that ${what}`, rules.operationId, status, problems);
 }
 
 /** What a call is about, for its log line: the first string of its body (the username, URL, handle or query). */

@@ -10,14 +10,13 @@ import {
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules, operationForPath } from "./rules.js";
+import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules } from "./rules.js";
 
 export type { Outgoing };
 
-/** What every exchange of a client shares: the credential, the base URL, the call defaults and its one send config. */
+/** What every exchange of a client shares: the credential, the call defaults and its one send config. */
 export interface ExchangeConfig {
   auth: Readonly<Record<string, string>>;
-  baseUrl: string;
   defaults: CallDefaults;
   send: SendConfig;
 }
@@ -45,12 +44,9 @@ export interface Exchange {
   elapsedMs: number;
 }
 
-/** The operation a call is named after (`send` names calls by operationId, or `METHOD /path` outside the table). */
-const rulesOf = (name: string): OperationRules | undefined => (isOperationId(name) ? operation(name) : undefined);
-
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
 const scraperErrors: SendErrors = {
-  timeout: (call, timeoutMs) => new ScraperTimeoutError(rulesOf(call.name)?.operationId, timeoutMs),
+  timeout: (call, timeoutMs) => new ScraperTimeoutError(isOperationId(call.name) ? call.name : undefined, timeoutMs),
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
@@ -87,9 +83,10 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
     },
     afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
     retryDelay: ({ response, text }, attempt, call) => {
-      const rules = rulesOf(call.name);
+      // `send` names a call by its operationId, or `METHOD /path` outside the description.
+      const rules = isOperationId(call.name) ? operation(call.name) : undefined;
       const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
-      if (classify(rules, response.status, error.code).retry === "never") return undefined;
+      if (!error.retryable) return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
       return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
     },
@@ -156,11 +153,6 @@ export function callDetails(rules: OperationRules | undefined): CallDetails {
 /** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
 export function callName(outgoing: Outgoing, rules: OperationRules | undefined): string {
   return rules?.operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
-}
-
-/** The operation a request addresses, by its path relative to the base URL. */
-export function rulesFor(config: ExchangeConfig, url: string): OperationRules | undefined {
-  return operationForPath(url.startsWith(config.baseUrl) ? url.slice(config.baseUrl.length) : new URL(url).pathname);
 }
 
 /**

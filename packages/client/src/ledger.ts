@@ -21,9 +21,9 @@ export class Ledger implements ScraperUsage {
   retries = 0;
   pacingWaitMs = 0;
 
+  /** A copy of the counts (the ledger's only fields), which later calls do not move. */
   snapshot(): ScraperUsage {
-    const { creditsCharged, requests, attempts, retries, pacingWaitMs } = this;
-    return { creditsCharged, requests, attempts, retries, pacingWaitMs };
+    return { ...this };
   }
 }
 

@@ -4,7 +4,7 @@ import { validateResponse } from "@content-scraper/validators/scraper";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningMock } from "../src/index.js";
 import { sandboxKeys } from "../src/index.js";
-import { call, charged, operationIds, operations, requestExample, start } from "./support.js";
+import { call, charged, operationIds, operations, requestExample, rulesOf, start } from "./support.js";
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe("invalid bodies", () => {
     expect(answer.body).toMatchObject({ error: "INVALID_INPUT", reason: "malformed JSON" });
   });
 
-  const focused = operationIds.filter((id) => operations[id].unknownFields === "reject" && operations[id].tag?.startsWith("Focused"));
+  const focused = operationIds.filter((id) => rulesOf(id).unknownFields === "reject" && operations[id].tag?.startsWith("Focused"));
   it.each(focused)("%s rejects an unknown field before billing", async (id) => {
     const body = { ...(requestExample(id) as object), misspeled: true };
     const answer = await call(mock, operations[id].path, body);
@@ -73,7 +73,7 @@ describe("invalid bodies", () => {
     expect(charged(answer)).toBe(0);
   });
 
-  const normalized = operationIds.filter((id) => operations[id].unknownFields === "ignore");
+  const normalized = operationIds.filter((id) => rulesOf(id).unknownFields === "ignore");
   it.each(normalized)("%s ignores an unknown field", async (id) => {
     const answer = await call(mock, operations[id].path, { ...(requestExample(id) as object), misspeled: true });
     expect(answer.status).toBe(200);

@@ -1,6 +1,6 @@
 // The magic inputs answer what the README's table (the `answer` of each) says they answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operations } from "../src/generated/scraper.operations.js";
+import { operationBehaviour, operations } from "../src/generated/scraper.operations.js";
 import { magicInputs, type RunningMock } from "../src/index.js";
 import { call, charged, freshKey, start } from "./support.js";
 
@@ -60,7 +60,7 @@ it("slow waits the platform's typical duration (scaled) on the sandbox clock, wh
     // The request is waiting (45 s at time scale 1) until the clock passes its typical duration.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(answered).toBe(false);
-    await slowMock.advance(operations.videositeProfile.typicalDurationMs.max / 1000);
+    await slowMock.advance(operationBehaviour.videositeProfile.typicalDurationMs.max / 1000);
     expect((await slow).status).toBe(200);
   } finally {
     await slowMock.close();

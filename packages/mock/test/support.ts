@@ -2,17 +2,18 @@
 // description, and the description's own request examples.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { OperationRules } from "@content-scraper/codegen";
+import type { OperationBehaviour, OperationRules } from "@content-scraper/codegen";
 import { validateResponse } from "@content-scraper/validators/scraper";
 import { expect } from "vitest";
-import { operations } from "../src/generated/scraper.operations.js";
+import { operationBehaviour, operations } from "../src/generated/scraper.operations.js";
 import { type MockOptions, type RunningMock, startMock } from "../src/index.js";
 
 export { operations };
 export type OperationId = keyof typeof operations;
 export const operationIds = Object.keys(operations) as OperationId[];
-/** An operation's rules, widened from the generated literal types to what every operation may have. */
-export const rulesOf = (id: OperationId): OperationRules => operations[id];
+const behaviours: Readonly<Record<string, OperationBehaviour>> = operationBehaviour;
+/** An operation's rules and behaviour, widened from the generated literal types to what every operation may have. */
+export const rulesOf = (id: OperationId): OperationRules & OperationBehaviour => ({ ...operations[id], ...behaviours[id] });
 
 type Deref = { paths: Record<string, { post: { requestBody?: { content: Record<string, { example?: unknown }> } } }> };
 const document = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@content-scraper/spec/scraper.deref.json"), "utf8")) as Deref;

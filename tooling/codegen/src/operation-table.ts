@@ -25,10 +25,7 @@ export interface OperationRules {
   tag?: string;
   credits?: { standard: number; accountRate: boolean };
   timeoutMs?: number;
-  typicalDurationMs?: { min: number; max: number };
   paging?: Paging;
-  enrichment?: { transcript: boolean; comments: boolean; commentCap?: number };
-  unknownFields?: "ignore" | "reject";
   requestBodyRequired: boolean;
   /** Billing outcome per documented status (`200`, `404`, `default`, …). */
   billing: Record<string, Billing>;
@@ -43,6 +40,16 @@ export interface OperationRules {
    * operation is served there (`https://{host}`: the host's root), not under the document's base path.
    */
   server?: string;
+}
+
+/**
+ * What an operation does on the service's side that no client acts on: how long it typically takes, what it does with
+ * request fields it does not know, and the enrichment it honours. The sandbox plays them; a client never reads them.
+ */
+export interface OperationBehaviour {
+  typicalDurationMs?: { min: number; max: number };
+  unknownFields?: "ignore" | "reject";
+  enrichment?: { transcript: boolean; comments: boolean; commentCap?: number };
 }
 
 export type Idempotency = "required" | "recommended" | "optional";
@@ -113,6 +120,11 @@ export interface RateLimit {
 
 export interface OperationTable {
   operations: Record<string, OperationRules>;
+  /**
+   * Each operation's behaviour on the service's side, where the description states any: apart from `operations`, so
+   * that a client (which imports `operations`) bundles none of it.
+   */
+  operationBehaviour: Record<string, OperationBehaviour>;
   errorCodes: Record<string, ErrorCodeRules>;
   /** The suggested backoff of `backoff` errors, where the surface documents one. */
   retryBackoff: RetryBackoff | null;
@@ -179,7 +191,6 @@ function serverOf(item: Node, operation: Node): string | undefined {
 
 function operationRules(document: OpenApiDocument, path: string, method: string, item: Node, operation: Node): OperationRules {
   const [, platform, resource] = scrapePath.exec(path) ?? [];
-  const duration = operation["x-typical-duration-seconds"] as { min: number; max: number } | undefined;
   const responses = (operation.responses ?? {}) as Record<string, unknown>;
   const rules: OperationRules = {
     operationId: String(operation.operationId),
@@ -190,10 +201,7 @@ function operationRules(document: OpenApiDocument, path: string, method: string,
     tag: (operation.tags as string[] | undefined)?.[0],
     credits: operation["x-credits"] as OperationRules["credits"],
     timeoutMs: seconds(operation["x-timeout-seconds"]),
-    typicalDurationMs: duration && { min: duration.min * 1000, max: duration.max * 1000 },
     paging: operation["x-paging"] as Paging | undefined,
-    enrichment: operation["x-enrichment"] as OperationRules["enrichment"],
-    unknownFields: operation["x-unknown-fields"] as OperationRules["unknownFields"],
     requestBodyRequired: Boolean(deref(document, operation.requestBody)?.required),
     billing: Object.fromEntries(
       Object.entries(responses).flatMap(([status, response]) => {
@@ -209,6 +217,15 @@ function operationRules(document: OpenApiDocument, path: string, method: string,
   return withoutUndefined(rules);
 }
 
+function operationBehaviour(operation: Node): OperationBehaviour {
+  const duration = operation["x-typical-duration-seconds"] as { min: number; max: number } | undefined;
+  return withoutUndefined({
+    typicalDurationMs: duration && { min: duration.min * 1000, max: duration.max * 1000 },
+    unknownFields: operation["x-unknown-fields"] as OperationBehaviour["unknownFields"],
+    enrichment: operation["x-enrichment"] as OperationBehaviour["enrichment"],
+  });
+}
+
 /** Leaves out what the description does not state, so the table holds facts only. */
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
@@ -217,10 +234,15 @@ function withoutUndefined<T extends object>(value: T): T {
 /** Reads every operation's rules and the error-code table from a bundled description. */
 export function operationTable(document: OpenApiDocument): OperationTable {
   const operations: Record<string, OperationRules> = {};
+  const behaviours: Record<string, OperationBehaviour> = {};
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Node>)) {
     for (const method of methods) {
       const operation = item[method] as Node | undefined;
-      if (operation) operations[String(operation.operationId)] = operationRules(document, path, method, item, operation);
+      if (!operation) continue;
+      const id = String(operation.operationId);
+      operations[id] = operationRules(document, path, method, item, operation);
+      const behaviour = operationBehaviour(operation);
+      if (Object.keys(behaviour).length > 0) behaviours[id] = behaviour;
     }
   }
   const schemas = (document.components?.schemas ?? {}) as Record<string, Node>;
@@ -269,7 +291,7 @@ export function operationTable(document: OpenApiDocument): OperationTable {
   const requestBodyLimit = ((document as Node)["x-request-body-limit"] as { maxBytes: number } | undefined)?.maxBytes ?? null;
   const defaultTimeoutMs = seconds((document as Node)["x-timeout-seconds"]) ?? null;
   const idempotencyRetentionMs = seconds((document as Node)["x-idempotency-retention-seconds"]) ?? null;
-  return { operations, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, idempotencyRetentionMs, oauth };
+  return { operations, operationBehaviour: behaviours, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, idempotencyRetentionMs, oauth };
 }
 
 /** `export const name = … as const;` (`null` cannot take a const assertion, and needs none). */

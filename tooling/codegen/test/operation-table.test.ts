@@ -52,12 +52,14 @@ describe("the operation table", () => {
       tag: "videosite",
       credits: { standard: 1, accountRate: true },
       timeoutMs: 90_000,
-      typicalDurationMs: { min: 15_000, max: 45_000 },
       paging: { mode: "cursor", request: "cursor", response: "next_cursor", pageSize: { max: 30, exact: true } },
-      unknownFields: "ignore",
       requestBodyRequired: true,
       billing: { "200": "billed", "404": "billed" },
     });
+  });
+
+  it("keeps what only the service does (durations, unknown fields, enrichment) apart from what a client acts on", () => {
+    expect(table.operationBehaviour).toEqual({ videositePosts: { typicalDurationMs: { min: 15_000, max: 45_000 }, unknownFields: "ignore" } });
   });
 
   it("states nothing the description does not", () => {

@@ -1,5 +1,5 @@
-import type { ErrorCodeRules, OperationRules } from "@content-scraper/codegen";
-import { apiKeys, type ErrorCode, errorCodes, operations, rateLimit, requestBodyLimit } from "../generated/scraper.operations.js";
+import type { ErrorCodeRules, OperationBehaviour, OperationRules as ClientRules } from "@content-scraper/codegen";
+import { apiKeys, type ErrorCode, errorCodes, operationBehaviour, operations, rateLimit, requestBodyLimit } from "../generated/scraper.operations.js";
 
 // The service's rules, as codegen read them from the description's vendor extensions. The sandbox's behaviour comes
 // from here; the few choices the reference leaves open are named below, each marked as the sandbox's.
@@ -7,11 +7,16 @@ import { apiKeys, type ErrorCode, errorCodes, operations, rateLimit, requestBody
 export type { ErrorCode };
 export type Billing = "billed" | "free" | "refunded";
 
-const table: Readonly<Record<string, OperationRules>> = operations;
+/** What the sandbox plays of an operation: the rules a client acts on, and the service's own behaviour. */
+export type OperationRules = ClientRules & OperationBehaviour;
+
+const behaviours: Readonly<Record<string, OperationBehaviour>> = operationBehaviour;
+const table: Readonly<Record<string, OperationRules>> = Object.fromEntries(
+  Object.entries(operations).map(([id, rules]) => [id, { ...rules, ...behaviours[id] }]),
+);
 const codes: Readonly<Record<string, ErrorCodeRules>> = errorCodes;
 const byPath = new Map(Object.values(table).map((rules) => [rules.path, rules]));
 
-export type { OperationRules };
 export const scraperKey = apiKeys.ScraperApiKey;
 export const defaultRateLimit = rateLimit;
 
