@@ -177,8 +177,8 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
     if (event) hooks?.onRequest?.({ ...event, headers: given, pacingWaitMs });
     const headers = call.authHeaders ? { ...given, ...(typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) } : given;
     const sentAt = performance.now();
-    const timer = deadline(timeoutMs, userSignal);
     const wire = wireMeter(config.fetch, config.maxResponseBytes);
+    const timer = deadline(timeoutMs, userSignal, wire);
     let response: Response;
     let text: string;
     try {
@@ -221,9 +221,9 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
 }
 
 /** One request of an attempt: fetch never follows a redirect itself, `follow` decides; `wire` counts its body's bytes. */
-function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined, dispatcher: WireMeter | undefined): Promise<Response> {
-  const init: RequestInit & { dispatcher: WireMeter | undefined } = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual", dispatcher };
-  return config.fetch(hop.url, init);
+function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined, wire: WireMeter | undefined): Promise<Response> {
+  const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
+  return wire ? wire.fetch(config.fetch, hop.url, init) : config.fetch(hop.url, init);
 }
 
 /** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
