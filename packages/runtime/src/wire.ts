@@ -39,8 +39,9 @@ export class WireMeter implements WireCount {
   /** `fetchImpl` through this meter: its answer, or the reason the attempt was ended while it waited for one. */
   fetch(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<Response> {
     return new Promise((resolve, reject) => {
+      // Ended between two requests of the attempt (a redirect to follow): nothing more is sent.
+      if (this.ended) return reject(this.ended);
       this.#refuse = reject;
-      if (this.ended) reject(this.ended);
       fetchImpl(url, { ...init, dispatcher: this } as RequestInit).then(resolve, reject);
     });
   }
