@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BodyTooLarge, describeRefusal, describeTooLarge, type Logger, type RedirectRefusal, retryOn429, type SendConfig, send } from "../src/index.js";
-import { answer, hostile, startServer } from "./server.js";
+import { answer, hostile, startServer, withGlobalDispatcher } from "./server.js";
 
 let server: Awaited<ReturnType<typeof startServer>>;
 // Another port is another origin.
@@ -122,16 +122,11 @@ describe("send", () => {
   });
 
   it("ends an attempt on time while its request is not even dispatched (held by the application's dispatcher)", async () => {
-    const dispatcherKey = Symbol.for("undici.globalDispatcher.1");
-    const registry = globalThis as unknown as { [dispatcherKey]: { dispatch(...args: unknown[]): boolean } };
-    const own = registry[dispatcherKey];
     // Holds every request forever: only the timeout can end the call.
-    registry[dispatcherKey] = { dispatch: () => true };
-    try {
-      await expect(send(config(), post(), { name: "op", timeoutMs: 100 })).rejects.toBeInstanceOf(Timeout);
-    } finally {
-      registry[dispatcherKey] = own;
-    }
+    await withGlobalDispatcher(
+      () => ({ dispatch: () => true }),
+      () => expect(send(config(), post(), { name: "op", timeoutMs: 100 })).rejects.toBeInstanceOf(Timeout),
+    );
   });
 
   it("times out through the meter and hands fetch no signal unless the caller gave one", async () => {

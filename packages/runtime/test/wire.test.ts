@@ -2,7 +2,7 @@ import { Agent, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher }
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBody } from "../src/body.js";
 import { wireMeter } from "../src/wire.js";
-import { hostile, startServer } from "./server.js";
+import { hostile, startServer, withGlobalDispatcher } from "./server.js";
 
 // The meter against real bodies: Node's own fetch (undici 6 on Node 20 and 22), and undici 7's fetch and agent, which
 // are Node 24's global fetch and dispatcher.
@@ -42,18 +42,15 @@ describe("Node's own fetch", () => {
   eachFetch();
 
   it("sends through the dispatcher the application set", async () => {
-    const dispatcherKey = Symbol.for("undici.globalDispatcher.1");
-    const registry = globalThis as unknown as { [dispatcherKey]: { dispatch(...args: unknown[]): boolean } };
-    const own = registry[dispatcherKey];
     const dispatched: unknown[] = [];
-    registry[dispatcherKey] = { dispatch: (options, handler) => dispatched.push(options) > 0 && own.dispatch(options, handler) };
-    try {
-      server.script(hostile.inflatesToNothing());
-      expect(await readMetered()).toMatchObject({ counted: "wire" });
-      expect(dispatched).toHaveLength(1);
-    } finally {
-      registry[dispatcherKey] = own;
-    }
+    await withGlobalDispatcher(
+      (own) => ({ dispatch: (options, handler) => dispatched.push(options) > 0 && own.dispatch(options, handler) }),
+      async () => {
+        server.script(hostile.inflatesToNothing());
+        expect(await readMetered()).toMatchObject({ counted: "wire" });
+      },
+    );
+    expect(dispatched).toHaveLength(1);
   });
 });
 
