@@ -35,7 +35,7 @@ import type {
   SuccessData,
   WalkOptions,
 } from "./types.js";
-import { postKey, unseenPosts, type Walk, walkItems, walkPages } from "./walk.js";
+import { unseenPost, type Walk, walkItems, walkPages } from "./walk.js";
 
 /** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one budget, one ledger. */
 interface Family {
@@ -164,7 +164,7 @@ export class ScraperClient {
    */
   walkPosts<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<ListedPost<P>> {
     const id = this.#operationId(platform, "Posts");
-    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal, postKey);
+    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost());
   }
 
   /** The pages of a creator's catalog, with their `meta`, `nextCursor` and posts; resumable like `walkPosts`. */
@@ -173,12 +173,17 @@ export class ScraperClient {
     return walkPages(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal);
   }
 
-  /** Polls page one and yields the posts not in `seen` (post ids or `postKey`s): new posts appear at its front. `state` says what the poll cost. */
+  /**
+   * Polls page one and yields the posts not in `seen` (post ids or `postKey`s): new posts appear at its front. `state`
+   * says what the poll cost; when page one is not the last, `stoppedBecause` is `"maxPages"` and `state.cursor` is
+   * where `walkPosts` goes on from.
+   */
   newPosts<P extends Platform>(platform: P, username: string, options: NewPostsOptions<P>): Walk<ListedPost<P>> {
     const id = this.#operationId(platform, "Posts");
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
-    return unseenPosts<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>), seen, options.signal);
+    const page = this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>);
+    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), page, { maxPages: 1 }, options.signal, unseenPost(seen));
   }
 
   toJSON(): { baseUrl: string } {
@@ -186,8 +191,7 @@ export class ScraperClient {
   }
 
   #postsPage<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P>) {
-    checkCallOptions(options);
-    const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+    const call = pageCallOptions(options);
     return (cursor: string | undefined) => this.posts(platform, username, { ...call, cursor } as PostsOptions<P>);
   }
 
@@ -212,8 +216,7 @@ export class ScraperClient {
       const walkName = `walk${name[0]?.toUpperCase()}${name.slice(1)}`;
       const page = (body: unknown, options: WalkOptions = {}) => {
         if (typeof body !== "object" || body === null) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-        checkCallOptions(options);
-        const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+        const call = pageCallOptions(options);
         return (cursor: string | undefined) => this.#call(rules.operationId, cursor === undefined ? body : { ...body, [field]: cursor }, call);
       };
       methods[walkName] = (body: unknown, options: WalkOptions = {}) => walkItems(rules, page(body, options), options, options.signal);
@@ -344,6 +347,13 @@ function checkCallOptions(options: RequestOptions): void {
     throw new ScraperInputError("headers", "headers must be an object of header names to string values.");
   }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScraperInputError("signal", "signal must be an AbortSignal.");
+}
+
+/** The options of each page call of a walk: the walk's, checked, without its limits and starting cursor. */
+function pageCallOptions(options: WalkOptions): RequestOptions {
+  checkCallOptions(options);
+  const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+  return call;
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

@@ -1,5 +1,6 @@
 import { ScraperAbortError, ScraperError, ScraperInputError, ScraperResponseError } from "./errors.js";
 import type { ScraperMeta } from "./meta.js";
+import { checkNumber } from "./options.js";
 import type { OperationRules } from "./rules.js";
 import type { ResponseInfo, ScraperResult } from "./types.js";
 
@@ -66,20 +67,14 @@ interface Paging {
 
 const pagingOf = (rules: OperationRules): Paging | undefined => ("paging" in rules ? (rules.paging as Paging) : undefined);
 
-/** A checked non-negative integer limit of a walk, or `Infinity` when absent. */
-function limit(option: string, value: unknown): number {
-  if (value === undefined) return Number.POSITIVE_INFINITY;
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ScraperInputError(option, `${option} must be a non-negative integer (got ${typeof value === "number" ? value : typeof value}).`);
-}
-
 /** Checks a walk's options, naming the one that is unusable. */
 export function checkWalkLimits(options: WalkLimits): { cursor: string | undefined; maxPages: number; maxCredits: number } {
   const { cursor } = options;
   if (cursor !== undefined && (typeof cursor !== "string" || cursor === "")) {
     throw new ScraperInputError("cursor", "cursor must be a non-empty string: a state.cursor or nextCursor saved from an earlier walk.");
   }
-  return { cursor, maxPages: limit("maxPages", options.maxPages), maxCredits: limit("maxCredits", options.maxCredits) };
+  const unlimited = Number.POSITIVE_INFINITY;
+  return { cursor, maxPages: checkNumber("maxPages", options.maxPages, unlimited, { integer: true }), maxCredits: checkNumber("maxCredits", options.maxCredits, unlimited, { integer: true }) };
 }
 
 /** A page's items, checked: an array of objects, else a `ScraperResponseError` (never a `TypeError` mid-walk). */
@@ -174,7 +169,7 @@ export function walkPages<Data, Item>(rules: OperationRules, fetchPage: FetchPag
 }
 
 /**
- * A walk over a listing's items, once each by `key` where one is given. `state` always says where to resume once
+ * A walk over a listing's items, those `isNew` accepts (all of them without it). `state` always says where to resume once
  * every item yielded so far is stored: the cursor moves past a page as its last item is yielded. Save the state after
  * storing each item (or each batch), and a walk resumed from it re-fetches at most the page it was on and loses nothing.
  */
@@ -183,14 +178,13 @@ export function walkItems<Data, Item>(
   fetchPage: FetchPage<Data>,
   options: WalkLimits,
   signal: AbortSignal | undefined,
-  key?: (item: Item) => string,
+  isNew?: (item: Item) => boolean,
 ): Walk<Item> {
   const { cursor, ...limits } = checkWalkLimits(options);
   const state = newState(cursor);
-  const seen = new Set<string>();
   return asWalk(state, async function* () {
     for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
-      const fresh = key ? page.items.filter((item) => !seen.has(key(item)) && seen.add(key(item))) : page.items;
+      const fresh = isNew ? page.items.filter(isNew) : page.items;
       if (fresh.length === 0) state.cursor = page.nextCursor;
       for (const [index, item] of fresh.entries()) {
         if (index === fresh.length - 1) state.cursor = page.nextCursor;
@@ -201,27 +195,15 @@ export function walkItems<Data, Item>(
   });
 }
 
-/** Page one's posts that are not in `seen` (post ids, or `postKey`s): what appeared since the last poll. Its state says what the poll cost. */
-export function unseenPosts<Data, Item extends { id: string; platform: string }>(
-  rules: OperationRules,
-  fetchPage: FetchPage<Data>,
-  seen: { has(key: string): boolean },
-  signal: AbortSignal | undefined,
-): Walk<Item> {
-  const state = newState(undefined);
+/** Accepts each post once in a walk, by `postKey`, and none that `stored` has (by id or `postKey`). */
+export function unseenPost(stored?: { has(key: string): boolean }): (post: { id: string; platform: string }) => boolean {
   const yielded = new Set<string>();
-  return asWalk(state, async function* () {
-    for await (const page of pages<Data, Item>(rules, fetchPage, state, { maxPages: 1, maxCredits: Number.POSITIVE_INFINITY }, signal)) {
-      for (const post of page.items) {
-        const key = postKey(post);
-        if (seen.has(post.id) || seen.has(key) || yielded.has(key)) continue;
-        yielded.add(key);
-        state.items++;
-        yield post;
-      }
-    }
-    state.stoppedBecause = "end";
-  });
+  return (post) => {
+    const key = postKey(post);
+    if (yielded.has(key) || stored?.has(post.id) || stored?.has(key)) return false;
+    yielded.add(key);
+    return true;
+  };
 }
 
 export type { ResponseInfo, ScraperMeta };

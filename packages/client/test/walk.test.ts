@@ -240,11 +240,21 @@ describe("focused cursor listings", () => {
   });
 });
 
-describe("polling for new posts: what it cost", () => {
-  it("reports the poll's charge in its state", async () => {
+describe("polling for new posts: what it cost, and what lies behind page one", () => {
+  it("reports the poll's charge, and the cursor of page two to walk on from", async () => {
     server.script(catalog([{ ids: ["2", "1"], next: "c1" }], 1));
     const poll = scraper().newPosts("shortvideo", "creator", { seen: new Set(["1"]) });
     expect((await collect(poll)).map((post) => post.id)).toEqual(["2"]);
-    expect(poll.state).toEqual({ cursor: undefined, pages: 1, items: 1, creditsCharged: 1, stoppedBecause: "end" });
+    expect(poll.state).toEqual({ cursor: "c1", pages: 1, items: 1, creditsCharged: 1, stoppedBecause: "maxPages" });
+    const further = await collect(scraper().walkPosts("shortvideo", "creator", { cursor: poll.state.cursor }));
+    expect(sentCursors()).toEqual([undefined, "c1"]);
+    expect(further).toEqual([]);
+  });
+
+  it("ends when page one is the whole catalog, and yields a post page one repeats once", async () => {
+    server.script(catalog([{ ids: ["3", "3", "2"] }], 1));
+    const poll = scraper().newPosts("shortvideo", "creator", { seen: new Set() });
+    expect((await collect(poll)).map((post) => post.id)).toEqual(["3", "2"]);
+    expect(poll.state).toEqual({ cursor: undefined, pages: 1, items: 2, creditsCharged: 1, stoppedBecause: "end" });
   });
 });
