@@ -1,5 +1,7 @@
 // Every published package, packed as npm would receive it: publint (strict) and attw (esm-only)
 // clean, and the metadata of design.md's "Packages" section present.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { runAttw, runPublint } from "../src/checks.mjs";
 import { packedManifest, publishedPackages } from "../src/packages.mjs";
@@ -61,6 +63,16 @@ describe.each(packages.map((p) => [p.name, p] as const))("%s", (name, pkg) => {
     const { files } = tarball(name);
     expect(files).toContain("package.json");
     expect(files.filter((f) => /^(src|test|bench|scripts|node_modules)\//.test(f) || f.endsWith(".test.js"))).toEqual([]);
+  });
+
+  // tsc never deletes what it emitted for a source that is gone: such a module would ship, untested.
+  it("packs no stale build output: every module in dist/ has its source in src/", () => {
+    const modules = tarball(name).files.filter((f) => /^dist\/.*\.(d\.ts|js)$/.test(f));
+    const sourceless = modules.filter((f) => {
+      const base = f.replace(/^dist\//, "src/").replace(/\.(d\.ts|js)$/, "");
+      return ![".ts", ".mts", ".js", ".mjs"].some((ext) => existsSync(join(pkg.dir, `${base}${ext}`)));
+    });
+    expect(sourceless).toEqual([]);
   });
 
   it("ships no source maps: they would point at src/, which is not shipped", () => {

@@ -1,0 +1,10 @@
+import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
+import { writeFileSync } from "node:fs";
+const script = 'import { createScraperClient } from "@content-scraper/client";\nconsole.log(await createScraperClient().profile("shortvideo", "creator"));';
+const result = await build({ stdin: { contents: script, resolveDir: process.cwd(), sourcefile: "profile.mjs" }, bundle: true, minify: true, platform: "node", format: "esm", write: false, metafile: true });
+const code = result.outputFiles[0].contents;
+writeFileSync("/tmp/bundle.js", code);
+console.log(code.length, gzipSync(code).length);
+const out = Object.values(result.metafile.outputs)[0];
+for (const [k, v] of Object.entries(out.inputs).sort((a,b)=>b[1].bytesInOutput-a[1].bytesInOutput)) console.log(v.bytesInOutput, k);
