@@ -38,10 +38,15 @@ export function slugger() {
   };
 }
 
-/** A code block: highlighted, with a caption if given, and a copy button the site script wires up. */
+const languageNames = { sh: "Shell", ts: "TypeScript", python: "Python", json: "JSON", text: "Output" };
+
+/**
+ * A code block: highlighted, with a copy button the site script wires up. Its caption bar (the given caption, else
+ * the language) holds the button, so that the button never covers a line of code.
+ */
 export async function codeBlock(code, language, caption = "") {
-  const figure = caption ? `<figcaption>${caption}</figcaption>` : "";
-  return `<figure class="code">${figure}<button class="copy-button" type="button">Copy</button>${await highlight(code.trimEnd(), language)}</figure>\n`;
+  const label = caption || languageNames[language] || language || "Code";
+  return `<figure class="code"><figcaption>${label}</figcaption><button class="copy-button" type="button">Copy</button>${await highlight(code.trimEnd(), language)}</figure>\n`;
 }
 
 /** The exported names a snippet imports from the packages: `[[name, module]]`. */

@@ -122,6 +122,17 @@ describe.each(screens.flatMap((screen) => schemes.map((scheme) => ({ ...screen, 
     expect(await overflow(page), "horizontal overflow in px").toBeLessThanOrEqual(0);
     const blocks = await page.$$eval("pre", (pres) => pres.map((pre) => Boolean(pre.closest("figure.code")?.querySelector(":scope > .copy-button"))));
     expect(blocks.filter((hasButton) => !hasButton)).toEqual([]);
+    // The button covers no character of its block: each text box of the code, as laid out, is clear of it.
+    const covered = await page.$$eval("figure.code", (figures) =>
+      figures.flatMap((figure, index) => {
+        const button = (figure.querySelector(":scope > .copy-button") as HTMLElement).getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(figure.querySelector("pre") as HTMLElement);
+        const over = [...range.getClientRects()].some((box) => box.right > button.left && box.left < button.right && box.bottom > button.top && box.top < button.bottom);
+        return over ? [`code block ${index + 1}`] : [];
+      }),
+    );
+    expect(covered, "code under the copy button").toEqual([]);
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
     // Colours, names, roles and contrast, as axe-core checks them (WCAG 2.1 A and AA).
     await page.addScriptTag({ content: axeSource });
