@@ -146,22 +146,23 @@ function publicMembers(reflection) {
 const code = (source) => `\`\`\`ts\n${source}\n\`\`\``;
 
 /**
- * The methods behind a `FocusedClient<"platform">` member (`scraper.shortvideo`), which TypeDoc cannot list from the
- * mapped type: one line each, linked to its operation in the reference.
+ * The methods of the `FocusedClient` a function returns (`focusedClient(scraper, "shortvideo")`), which TypeDoc cannot
+ * list from the mapped type: one line each per platform, linked to its operation in the reference.
  */
-function focusedList(member, { focused, referencePage }) {
-  const platform = /^FocusedClient<"(\w+)">$/.exec(String(member.type ?? ""))?.[1];
-  if (!platform || !focused[platform]) return "";
-  return focused[platform]
-    .map(({ method, summary, tag, operationId, bodyRequired }) => {
-      const call = `${member.parent.name === "ScraperClient" ? "scraper" : member.parent.name}.${member.name}.${method}(${bodyRequired ? "body" : "body?"}, options?)`;
-      return `- \`${call}\`: [${summary}](../../${referencePage}${redocRoute(tag, operationId)})`;
-    })
+function focusedList(reflection, { focused, referencePage }) {
+  if (!/^FocusedClient</.test(String(reflection.signatures?.[0]?.type ?? ""))) return "";
+  return Object.entries(focused)
+    .flatMap(([platform, methods]) =>
+      methods.map(({ method, summary, tag, operationId, bodyRequired }) => {
+        const call = `${reflection.name}(scraper, "${platform}").${method}(${bodyRequired ? "body" : "body?"}, options?)`;
+        return `- \`${call}\`: [${summary}](../../${referencePage}${redocRoute(tag, operationId)})`;
+      }),
+    )
     .join("\n");
 }
 
 /** One member of a class or interface: its signature or type, and its comment. */
-function memberMarkdown(anchor, member, options) {
+function memberMarkdown(anchor, member) {
   const heading = `##### ${member.name} {#${anchor}.${member.name}}`;
   if (member.signatures?.length) {
     const name = member.kind === ReflectionKind.Constructor ? `new ${member.parent.name}` : member.name;
@@ -174,7 +175,7 @@ function memberMarkdown(anchor, member, options) {
   const type = member.type ?? member.getSignature?.type;
   const optional = member.flags.isOptional ? "?" : "";
   const readonly = member.flags.isReadonly || (member.getSignature && !member.setSignature) ? "readonly " : "";
-  return [heading, code(`${readonly}${member.name}${optional}: ${type}`), commentMarkdown(member.comment ?? member.getSignature?.comment), focusedList(member, options)];
+  return [heading, code(`${readonly}${member.name}${optional}: ${type}`), commentMarkdown(member.comment ?? member.getSignature?.comment)];
 }
 
 const kindWords = {
@@ -204,13 +205,14 @@ function symbolMarkdown(entry, reflection, options) {
   if (reflection.signatures?.length) {
     lines.push(code(reflection.signatures.map((signature) => `function ${signatureLine(reflection.name, signature)}`).join("\n")));
     for (const signature of reflection.signatures) lines.push(commentMarkdown(signature.comment), parameterList(signature));
+    lines.push(focusedList(reflection, options));
     return lines;
   }
   if (reflection.kind === ReflectionKind.Class || reflection.kind === ReflectionKind.Interface) {
     const extended = (reflection.extendedTypes ?? []).map(String).join(", ");
     lines.push(code(`${kind} ${reflection.name}${typeParameters(reflection.typeParameters)}${extended ? ` extends ${extended}` : ""}`));
     lines.push(commentMarkdown(reflection.comment));
-    for (const member of publicMembers(reflection)) lines.push(...memberMarkdown(anchor, member, options));
+    for (const member of publicMembers(reflection)) lines.push(...memberMarkdown(anchor, member));
     return lines;
   }
   if (reflection.kind === ReflectionKind.Namespace || reflection.kind === ReflectionKind.Module) {

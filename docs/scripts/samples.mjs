@@ -2,7 +2,7 @@
 // (method, path, timeout, servers, security) and the request examples. Nothing here is written per operation: the
 // rules below are the clients' calling conventions. The build writes them to dist/samples/ (type-checked there) and
 // into the reference pages; test/samples.test.ts runs every one against the sandbox.
-import { deref, operationTable } from "@content-scraper/codegen";
+import { deref, isFocused, operationTable } from "@content-scraper/codegen";
 import { operations } from "./site.mjs";
 
 const methods = ["get", "put", "post", "delete", "patch"];
@@ -186,28 +186,37 @@ console.log(response.status, ${answer});
 `;
 }
 
-/** A focused operation's method on the scraper client: its path's last segment in camel case (`searchSuggestions`). */
+/** A focused operation's method on its platform's focused client: its path's last segment in camel case (`searchSuggestions`). */
 const focusedMethodName = (resource) => resource.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
 
 /**
- * The scraper client's focused operations per platform, in the description's order: `{ shortvideo: [{ method,
- * operationId, summary, tag, bodyRequired }] }`.
+ * The focused operations per platform, in the description's order, as `focusedClient(scraper, platform)` offers them:
+ * `{ shortvideo: [{ method, operationId, summary, tag, bodyRequired }] }`.
  */
 export function focusedMethods(description) {
   const table = operationTable(description);
   const found = {};
   for (const operation of operations(description)) {
-    const { platform, resource, tag, requestBodyRequired } = table.operations[operation.operationId] ?? {};
-    if (!platform || !resource || tag !== `Focused: ${platform}`) continue;
-    found[platform] ??= [];
-    found[platform].push({ method: focusedMethodName(resource), operationId: operation.operationId, summary: operation.summary, tag, bodyRequired: Boolean(requestBodyRequired) });
+    const rules = table.operations[operation.operationId];
+    if (!rules || !isFocused(rules)) continue;
+    found[rules.platform] ??= [];
+    found[rules.platform].push({
+      method: focusedMethodName(rules.resource),
+      operationId: operation.operationId,
+      summary: operation.summary,
+      tag: rules.tag,
+      bodyRequired: rules.requestBodyRequired,
+    });
   }
   return found;
 }
 
-/** The scraper client's methods: the normalized resources by name, the focused operations under their platform. */
+/**
+ * The scraper client's call of an operation: a method of the client for the normalized resources, of the platform's
+ * focused client (`@content-scraper/client/focused`) for the focused operations.
+ */
 function scraperCall(request) {
-  const { platform, resource, tag } = request.rules;
+  const { platform, resource } = request.rules;
   const body = request.body ?? {};
   const options = (entries) => {
     const present = entries.filter(([, value]) => value !== undefined);
@@ -223,10 +232,10 @@ function scraperCall(request) {
     case "audience":
       return `scraper.audience(${json(platform)}, ${ts(body)})`;
   }
-  if (tag !== `Focused: ${platform}`) throw new Error(`${request.operationId}: no scraper client method calls it`);
+  if (!isFocused(request.rules)) throw new Error(`${request.operationId}: no scraper client method calls it`);
   const method = focusedMethodName(resource);
   const empty = !request.rules.requestBodyRequired && Object.keys(body).length === 0;
-  return `scraper.${platform}.${method}(${empty ? "" : ts(body)})`;
+  return `focusedClient(scraper, ${json(platform)}).${method}(${empty ? "" : ts(body)})`;
 }
 
 /** The platform clients: a method named after the operation where there is one, else the typed `api` door. */
@@ -262,8 +271,9 @@ function clientSample(request, methodNames) {
   const client = clients[request.api];
   const { env } = request;
   if (request.api === "scraper") {
+    const focused = isFocused(request.rules) ? `import { focusedClient } from "${client.module}/focused";\n` : "";
     return `import { createScraperClient } from "${client.module}";
-
+${focused}
 // Reads ${env.baseUrl} and ${env.credential}.
 const scraper = createScraperClient();
 const { data, meta } = await ${scraperCall(request)};

@@ -26,15 +26,15 @@ describe("the packages' API reference", () => {
     expect(anchors.filter((anchor) => !html.includes(`id="${anchor}"`))).toEqual([]);
   });
 
-  it("lists every focused method of the scraper client (scraper.<platform>.<method>) under its member, linked to its operation", async () => {
+  it("lists every focused method (focusedClient(scraper, platform).<method>) under focusedClient, linked to its operation", async () => {
     const scraper = (await surfaces()).find(({ api }) => api === "scraper");
     const html = readFileSync(`${distDir}/packages/client/api.html`, "utf8");
     const focused = Object.entries(focusedMethods(scraper?.description)).flatMap(([platform, methods]) => (methods as { method: string; tag: string; operationId: string }[]).map((method) => ({ platform, ...method })));
     expect(focused.length).toBeGreaterThan(0);
     const missing = focused.filter(({ platform, method, tag, operationId }) => {
-      const member = html.split(`id="ScraperClient.${platform}"`)[1]?.split("<h5")[0] ?? "";
-      return !member.includes(`scraper.${platform}.${method}(`) || !member.includes(`href="../../${scraper?.page}${redocRoute(tag, operationId)}"`);
+      const section = html.split(`id="focused.focusedClient"`)[1]?.split("<h4")[0] ?? "";
+      return !section.includes(`focusedClient(scraper, &quot;${platform}&quot;).${method}(`) || !section.includes(`href="../../${scraper?.page}${redocRoute(tag, operationId)}"`);
     });
-    expect(missing.map(({ platform, method }) => `scraper.${platform}.${method}`)).toEqual([]);
+    expect(missing.map(({ platform, method }) => `focusedClient(scraper, "${platform}").${method}`)).toEqual([]);
   });
 });

@@ -2,8 +2,9 @@ import { outgoingFrom, responseFrom } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { ScraperClient, sendThrough } from "./client.js";
 import { ScraperInputError } from "./errors.js";
+import { focusedOperations, operations } from "./generated/scraper.operations.js";
 import type { paths } from "./generated/scraper.types.js";
-import { type OperationRules, operationForPath } from "./rules.js";
+import type { OperationRules } from "./rules.js";
 
 /**
  * The typed openapi-fetch client of the scraper API, for any path of the description, through `client`'s pipeline:
@@ -20,7 +21,11 @@ export function scraperApi(client: ScraperClient): Client<paths> {
   });
 }
 
-/** The operation a request addresses, by its path relative to the base URL. */
+let byPath: Map<string, OperationRules> | undefined;
+
+/** The operation a request addresses (a normalized or a focused one), by its path relative to the base URL. */
 function rulesFor(baseUrl: string, url: string): OperationRules | undefined {
-  return operationForPath(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname);
+  const all: OperationRules[] = [...Object.values(operations), ...Object.values(focusedOperations)];
+  byPath ??= new Map(all.map((rules) => [rules.path, rules]));
+  return byPath.get(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname);
 }

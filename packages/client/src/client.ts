@@ -13,13 +13,12 @@ import {
 } from "./exchange.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
-import { checkNumber, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
-import { apiKey, focusedOperations, isOperationId, type OperationId, type OperationRules, operation, platformsWith } from "./rules.js";
+import { checkCallOptions, pageCallOptions, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
+import { apiKey, isNormalizedId, type OperationRules, operation, platformsWith } from "./rules.js";
 import type {
   AudienceData,
   AudiencePlatform,
   AudienceRequest,
-  FocusedClient,
   ListedPost,
   NewPostsOptions,
   Platform,
@@ -32,8 +31,6 @@ import type {
   ProfileData,
   RequestOptions,
   ScraperResult,
-  SuccessData,
-  WalkOptions,
 } from "./types.js";
 import { unseenPost, type Walk, walkItems, walkPages } from "./walk.js";
 
@@ -85,13 +82,17 @@ let deriving: { family: Family; defaults: CallDefaults } | undefined;
 export let sendThrough: (client: ScraperClient, outgoing: Outgoing, rules: OperationRules | undefined, signal: AbortSignal) => Promise<Answer>;
 
 /**
+ * One call of an operation through a client's pipeline, as a method makes it: for the focused operations
+ * (`@content-scraper/client/focused`). Not exported from the package.
+ */
+export let callThrough: <Data>(client: ScraperClient, rules: OperationRules, body: unknown, options: RequestOptions | undefined) => Promise<ScraperResult<Data>>;
+
+/**
  * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `scraperApi`
  * (`@content-scraper/client/api`) gives the typed openapi-fetch client for everything else. Every call, whichever
  * door it takes, goes through one pipeline: the key, pacing, the budget, timeouts, retries, hooks and the ledger.
  */
 export class ScraperClient {
-  /** Focused `shortvideo` operations, in the platform's own field names, and walks over its cursor listings. */
-  readonly shortvideo: FocusedClient<"shortvideo">;
   readonly baseUrl: string;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #family: Family;
@@ -104,11 +105,11 @@ export class ScraperClient {
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
     this.#config = { auth: this.#family.auth, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
-    this.shortvideo = this.#focused("shortvideo");
   }
 
   static {
     sendThrough = async (client, outgoing, rules, signal) => (await client.#send(outgoing, rules, { signal }, false)).result;
+    callThrough = (client, rules, body, options) => client.#call(rules, body, options);
   }
 
   /**
@@ -134,19 +135,19 @@ export class ScraperClient {
 
   /** A creator's profile. */
   async profile<P extends Platform>(platform: P, username: string, options?: RequestOptions): Promise<ScraperResult<ProfileData<P>>> {
-    return this.#call(this.#operationId(platform, "Profile"), { username }, options);
+    return this.#call(this.#rules(platform, "Profile"), { username }, options);
   }
 
   /** One page of a creator's posts; pass the previous page's `next_cursor` as `cursor`. */
   async posts<P extends Platform>(platform: P, username: string, options: PostsOptions<P> = {} as PostsOptions<P>): Promise<ScraperResult<PostsData<P>>> {
     const { cursor, contentType } = options as { cursor?: string; contentType?: string };
-    return this.#call(this.#operationId(platform, "Posts"), { username, cursor, contentType }, options);
+    return this.#call(this.#rules(platform, "Posts"), { username, cursor, contentType }, options);
   }
 
   /** One post by URL, with its transcript and a comment sample where requested and supported. */
   async post<P extends Platform>(platform: P, url: string, options: PostOptions = {}): Promise<ScraperResult<PostData<P>>> {
     const body = { url, include_transcript: options.includeTranscript, include_comments: options.includeComments };
-    return this.#call(this.#operationId(platform, "Post"), body, options);
+    return this.#call(this.#rules(platform, "Post"), body, options);
   }
 
   /**
@@ -155,7 +156,7 @@ export class ScraperClient {
    */
   async audience<P extends AudiencePlatform>(platform: P, creator: string | AudienceRequest<P>, options?: RequestOptions): Promise<ScraperResult<AudienceData<P>>> {
     const body = typeof creator === "string" ? { username: creator } : creator;
-    return this.#call(this.#operationId(platform, "Audience"), body, options);
+    return this.#call(this.#rules(platform, "Audience"), body, options);
   }
 
   /**
@@ -163,14 +164,12 @@ export class ScraperClient {
    * `state.cursor`) within `maxPages` and `maxCredits`. `walk.state` says where it stands and why it stopped.
    */
   walkPosts<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<ListedPost<P>> {
-    const id = this.#operationId(platform, "Posts");
-    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost());
+    return walkItems<PostsData<P>, ListedPost<P>>(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost());
   }
 
   /** The pages of a creator's catalog, with their `meta`, `nextCursor` and posts; resumable like `walkPosts`. */
   walkPages<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<PostsPage<P>> {
-    const id = this.#operationId(platform, "Posts");
-    return walkPages(operation(id), this.#postsPage<P>(platform, username, options), options, options.signal);
+    return walkPages(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal);
   }
 
   /**
@@ -179,11 +178,11 @@ export class ScraperClient {
    * where `walkPosts` goes on from.
    */
   newPosts<P extends Platform>(platform: P, username: string, options: NewPostsOptions<P>): Walk<ListedPost<P>> {
-    const id = this.#operationId(platform, "Posts");
+    const rules = this.#rules(platform, "Posts");
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
     const page = this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>);
-    return walkItems<PostsData<P>, ListedPost<P>>(operation(id), page, { maxPages: 1 }, options.signal, unseenPost(seen));
+    return walkItems<PostsData<P>, ListedPost<P>>(rules, page, { maxPages: 1 }, options.signal, unseenPost(seen));
   }
 
   toJSON(): { baseUrl: string } {
@@ -195,39 +194,16 @@ export class ScraperClient {
     return (cursor: string | undefined) => this.posts(platform, username, { ...call, cursor } as PostsOptions<P>);
   }
 
-  #operationId(platform: string, resource: string): OperationId {
+  /** The rules of `<platform><Resource>`, or a `ScraperInputError` naming the platforms that have the resource. */
+  #rules(platform: string, resource: string): OperationRules {
     const id = `${platform}${resource}`;
-    if (isOperationId(id)) return id;
+    if (isNormalizedId(id)) return operation(id);
     const platforms = platformsWith(resource).join(", ");
     throw new ScraperInputError("platform", `platform "${String(platform)}" has no ${resource.toLowerCase()} operation; expected one of ${platforms}.`);
   }
 
-  #focused<P extends Platform>(platform: P): FocusedClient<P> {
-    const methods: Record<string, unknown> = {};
-    for (const rules of focusedOperations(platform)) {
-      const name = rules.resource.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-      methods[name] = (body?: unknown, options?: RequestOptions) => {
-        if (body === undefined && rules.requestBodyRequired) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-        return this.#call(rules.operationId, body, options);
-      };
-      const paging = "paging" in rules ? rules.paging : undefined;
-      if (paging?.mode !== "cursor" || !paging.request) continue;
-      const field = paging.request;
-      const walkName = `walk${name[0]?.toUpperCase()}${name.slice(1)}`;
-      const page = (body: unknown, options: WalkOptions = {}) => {
-        if (typeof body !== "object" || body === null) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-        const call = pageCallOptions(options);
-        return (cursor: string | undefined) => this.#call(rules.operationId, cursor === undefined ? body : { ...body, [field]: cursor }, call);
-      };
-      methods[walkName] = (body: unknown, options: WalkOptions = {}) => walkItems(rules, page(body, options), options, options.signal);
-      methods[`${walkName}Pages`] = (body: unknown, options: WalkOptions = {}) => walkPages(rules, page(body, options), options, options.signal);
-    }
-    return Object.freeze(methods) as FocusedClient<P>;
-  }
-
-  async #call<Id extends OperationId, Data = SuccessData<Id>>(id: Id, body: unknown, options: RequestOptions = {}): Promise<ScraperResult<Data>> {
+  async #call<Data>(rules: OperationRules, body: unknown, options: RequestOptions = {}): Promise<ScraperResult<Data>> {
     checkCallOptions(options);
-    const rules = operation(id);
     const outgoing: Outgoing = {
       url: `${this.baseUrl}${rules.path}`,
       method: rules.method,
@@ -336,24 +312,6 @@ function malformed(rules: OperationRules, status: number, what: string, problems
 function identifierOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   return Object.values(body).find((value): value is string => typeof value === "string");
-}
-
-/** The per-call options, checked: each unusable one is a `ScraperInputError` naming it. */
-function checkCallOptions(options: RequestOptions): void {
-  checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true });
-  checkNumber("maxRetries", options.maxRetries, 0, { integer: true });
-  const { headers } = options;
-  if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((value) => typeof value !== "string"))) {
-    throw new ScraperInputError("headers", "headers must be an object of header names to string values.");
-  }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScraperInputError("signal", "signal must be an AbortSignal.");
-}
-
-/** The options of each page call of a walk: the walk's, checked, without its limits and starting cursor. */
-function pageCallOptions(options: WalkOptions): RequestOptions {
-  checkCallOptions(options);
-  const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
-  return call;
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

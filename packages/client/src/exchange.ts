@@ -10,7 +10,7 @@ import {
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, isOperationId, operation, type OperationRules } from "./rules.js";
+import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules } from "./rules.js";
 
 export type { Outgoing };
 
@@ -18,7 +18,7 @@ export type { Outgoing };
 export interface ExchangeConfig {
   auth: Readonly<Record<string, string>>;
   defaults: CallDefaults;
-  send: SendConfig;
+  send: SendConfig<ScraperCall>;
 }
 
 /** What a call may change, and a derived client (`withOptions`) sets as its defaults. */
@@ -44,9 +44,14 @@ export interface Exchange {
   elapsedMs: number;
 }
 
+/** A scraper call as `send` hands it back to the hooks: with its operation's rules, `undefined` outside the description. */
+export interface ScraperCall extends SendOptions {
+  rules: OperationRules | undefined;
+}
+
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
-const scraperErrors: SendErrors = {
-  timeout: (call, timeoutMs) => new ScraperTimeoutError(isOperationId(call.name) ? call.name : undefined, timeoutMs),
+const scraperErrors: SendErrors<ScraperCall> = {
+  timeout: (call, timeoutMs) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs),
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
@@ -58,7 +63,7 @@ const scraperErrors: SendErrors = {
  * key's pacing, the description's retry rules (refunded errors with backoff, rate limits and busy refusals after
  * exactly `Retry-After`, within `maxRetryWaitMs`), the ledger's counts and the caller's hooks.
  */
-export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined): SendConfig {
+export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined): SendConfig<ScraperCall> {
   const { retry } = options;
   return {
     fetch: options.fetch,
@@ -82,9 +87,7 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
       );
     },
     afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
-    retryDelay: ({ response, text }, attempt, call) => {
-      // `send` names a call by its operationId, or `METHOD /path` outside the description.
-      const rules = isOperationId(call.name) ? operation(call.name) : undefined;
+    retryDelay: ({ response, text }, attempt, { rules }) => {
       const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
       if (!error.retryable) return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
@@ -167,13 +170,14 @@ export function prepare(
   rules: OperationRules | undefined,
   options: ExchangeOptions,
   details: CallDetails,
-): { request: Outgoing; call: SendOptions } {
+): { request: Outgoing; call: ScraperCall } {
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
   const extra = options.headers ?? config.defaults.headers;
   return {
     request: extra ? { ...outgoing, headers: withoutCredential({ ...extra, ...given }) } : outgoing,
     call: {
       name: callName(outgoing, rules),
+      rules,
       timeoutMs: options.timeoutMs ?? config.defaults.timeoutMs ?? rules?.timeoutMs ?? defaultTimeoutMs,
       maxRetries: options.maxRetries ?? config.defaults.maxRetries,
       signal: options.signal,

@@ -13,6 +13,7 @@ import { combineHooks, type ScraperHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
 import { apiKey, type OperationId, rateLimit, retryBackoff } from "./rules.js";
+import type { RequestOptions, WalkOptions } from "./types.js";
 
 /**
  * Checks one response body against the description: `validateResponses` from `@content-scraper/client/validate`, or
@@ -204,4 +205,22 @@ function resolveHooks(hooks: ScraperClientOptions["hooks"]): ScraperHooks | unde
     }
   }
   return combineHooks(list as readonly ScraperHooks[]);
+}
+
+/** The per-call options, checked: each unusable one is a `ScraperInputError` naming it. */
+export function checkCallOptions(options: RequestOptions): void {
+  checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true });
+  checkNumber("maxRetries", options.maxRetries, 0, { integer: true });
+  const { headers } = options;
+  if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((value) => typeof value !== "string"))) {
+    throw new ScraperInputError("headers", "headers must be an object of header names to string values.");
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScraperInputError("signal", "signal must be an AbortSignal.");
+}
+
+/** The options of each page call of a walk: the walk's, checked, without its limits and starting cursor. */
+export function pageCallOptions(options: WalkOptions): RequestOptions {
+  checkCallOptions(options);
+  const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+  return call;
 }

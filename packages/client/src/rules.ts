@@ -1,21 +1,25 @@
-import { apiKeys, defaultTimeoutMs, errorCodes, operations, rateLimit, retryBackoff } from "./generated/scraper.operations.js";
+import { apiKeys, defaultTimeoutMs, errorCodes, type focusedOperations, operations, rateLimit, retryBackoff } from "./generated/scraper.operations.js";
 import type { ErrorCode, OperationId } from "./generated/scraper.operations.js";
 
 // The service's rules as codegen read them from the description's vendor extensions (spec/extensions.md).
 // Everything the client knows about billing, retries, timeouts, pacing and paging comes through here.
 
 export type { ErrorCode, OperationId };
-export type OperationRules = (typeof operations)[OperationId];
+/** Every operation's rules: the normalized ones (`operations`) and the focused ones (`focusedOperations`). */
+export type OperationTable = typeof operations & typeof focusedOperations;
+export type OperationRules = OperationTable[OperationId];
+/** The operations behind the client's own methods: every one but the focused ones (`@content-scraper/client/focused`). */
+export type NormalizedId = keyof typeof operations;
 export type RetryClass = "backoff" | "retry-after" | "never";
 
 export { defaultTimeoutMs, rateLimit, retryBackoff };
 export const apiKey = apiKeys.ScraperApiKey;
 
-export function isOperationId(value: string): value is OperationId {
+export function isNormalizedId(value: string): value is NormalizedId {
   return Object.hasOwn(operations, value);
 }
 
-export function operation(id: OperationId): OperationRules {
+export function operation(id: NormalizedId): OperationRules {
   return operations[id];
 }
 
@@ -24,21 +28,6 @@ export function platformsWith(resource: string): string[] {
   return Object.values(operations).flatMap((rules) =>
     "platform" in rules && rules.operationId === `${rules.platform}${resource}` ? [rules.platform] : [],
   );
-}
-
-/** A platform's focused operations: the ones the description tags `Focused: <platform>`. */
-export function focusedOperations(platform: string): Array<OperationRules & { resource: string }> {
-  return Object.values(operations).filter(
-    (rules): rules is OperationRules & { resource: string } => rules.tag === `Focused: ${platform}` && "resource" in rules,
-  );
-}
-
-let byPath: Map<string, OperationRules> | undefined;
-
-/** The operation a request path (relative to the base URL) addresses, if it is a documented one. */
-export function operationForPath(path: string): OperationRules | undefined {
-  byPath ??= new Map(Object.values(operations).map((rules) => [rules.path, rules]));
-  return byPath.get(path);
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -79,37 +79,44 @@ export interface PostOptions extends RequestOptions {
 export type AudienceRequest<P extends AudiencePlatform> = RequestBody<`${P}Audience`>;
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-type Operations = typeof import("./generated/scraper.operations.js").operations;
-type FocusedId<P extends Platform> = {
-  [Id in OperationId]: Operations[Id]["tag"] extends `Focused: ${P}` ? Id : never;
-}[OperationId];
+type FocusedOperations = typeof import("./generated/scraper.operations.js").focusedOperations;
+/** The operationId of a focused operation (`shortvideoFavorites`, …). */
+export type FocusedOperationId = keyof FocusedOperations;
+/** A platform with focused operations: `shortvideo`. */
+export type FocusedPlatform = FocusedOperations[FocusedOperationId]["platform"];
+type FocusedId<P extends FocusedPlatform> = {
+  [Id in FocusedOperationId]: FocusedOperations[Id]["platform"] extends P ? Id : never;
+}[FocusedOperationId];
 
 /** A focused operation's method: the body in the platform's own field names, optional where the description allows. */
-export type FocusedMethod<Id extends OperationId> = Operations[Id]["requestBodyRequired"] extends true
+export type FocusedMethod<Id extends FocusedOperationId> = FocusedOperations[Id]["requestBodyRequired"] extends true
   ? (body: RequestBody<Id>, options?: RequestOptions) => Promise<ScraperResult<SuccessData<Id>>>
   : (body?: RequestBody<Id>, options?: RequestOptions) => Promise<ScraperResult<SuccessData<Id>>>;
 
-type PagedId<P extends Platform> = {
-  [Id in FocusedId<P>]: Operations[Id] extends { paging: { mode: "cursor" } } ? Id : never;
+type PagedId<P extends FocusedPlatform> = {
+  [Id in FocusedId<P>]: FocusedOperations[Id] extends { paging: { mode: "cursor" } } ? Id : never;
 }[FocusedId<P>];
-type ItemsField<Id extends OperationId> = Operations[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
+type ItemsField<Id extends FocusedOperationId> = FocusedOperations[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
 /** An item of a focused listing (a video of `favorites`, a playlist of `playlists`). */
-export type FocusedItem<Id extends OperationId> = SuccessData<Id> extends infer Data ? (Data extends Record<ItemsField<Id>, Array<infer Item>> ? Item : never) : never;
+export type FocusedItem<Id extends FocusedOperationId> = SuccessData<Id> extends infer Data ? (Data extends Record<ItemsField<Id>, Array<infer Item>> ? Item : never) : never;
 /** The body of a focused listing's walk: its request without the cursor, which the walk sends. */
-export type FocusedWalkBody<Id extends OperationId> = RequestBody<Id> extends infer Body ? (Body extends unknown ? Omit<Body, "cursor"> : never) : never;
+export type FocusedWalkBody<Id extends FocusedOperationId> = RequestBody<Id> extends infer Body ? (Body extends unknown ? Omit<Body, "cursor"> : never) : never;
 
-/** The focused operations of a platform, named after their path (`search-suggestions` → `searchSuggestions`). */
-export type FocusedClient<P extends Platform> = {
-  [Id in FocusedId<P> as CamelCase<NonNullable<Operations[Id]["resource"]>>]: FocusedMethod<Id>;
+/**
+ * The focused operations of a platform, named after their path (`search-suggestions` → `searchSuggestions`), and walks
+ * over its cursor listings: what `focusedClient(scraper, platform)` returns.
+ */
+export type FocusedClient<P extends FocusedPlatform> = {
+  [Id in FocusedId<P> as CamelCase<NonNullable<FocusedOperations[Id]["resource"]>>]: FocusedMethod<Id>;
 } & {
   /** Every item of a focused cursor listing (`walkFavorites`, `walkReposts`, `walkPlaylists`), resumable like `walkPosts`. */
-  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<Operations[Id]["resource"]>>>}`]: (
+  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<FocusedOperations[Id]["resource"]>>>}`]: (
     body: FocusedWalkBody<Id>,
     options?: WalkOptions,
   ) => Walk<FocusedItem<Id>>;
 } & {
   /** Every page of a focused cursor listing, with its `meta` and `nextCursor`. */
-  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<Operations[Id]["resource"]>>>}Pages`]: (
+  [Id in PagedId<P> as `walk${Capitalize<CamelCase<NonNullable<FocusedOperations[Id]["resource"]>>>}Pages`]: (
     body: FocusedWalkBody<Id>,
     options?: WalkOptions,
   ) => Walk<WalkPage<SuccessData<Id>, FocusedItem<Id>>>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scraperApi } from "../src/api.js";
+import { focusedClient } from "../src/focused.js";
 import { createScraperClient, ScraperInputError } from "../src/index.js";
 import { type FaultServer, ok, rateHeaders, startFaultServer } from "./fault-server.js";
 
@@ -59,18 +60,55 @@ describe("what the methods send", () => {
   });
 
   it("focused operations: the platform's own field names, and regions without a body", async () => {
+    const shortvideo = focusedClient(scraper(), "shortvideo");
     server.script(ok({ unique_id: "creator", cursor: "0", has_more: false, aweme_list: [], user_id: null }));
-    await scraper().shortvideo.favorites({ handle: "creator", cursor: "0" });
+    await shortvideo.favorites({ handle: "creator", cursor: "0" });
     expect(sent()).toMatchObject({ path: "/api/v1/scrape/shortvideo/favorites", json: { handle: "creator", cursor: "0" } });
 
     server.script(ok({ total: 1, regions: [{ code: "US", name: "United States" }] }));
-    const { data } = await scraper().shortvideo.regions();
+    const { data, meta } = await shortvideo.regions();
     expect(sent()).toMatchObject({ path: "/api/v1/scrape/shortvideo/regions", body: "" });
     expect(data.regions[0]?.code).toBe("US");
+    expect(meta.creditsCharged).toBe(1);
 
     server.script(ok({ query: "street fo", region: null, suggestions: [] }));
-    await scraper().shortvideo.searchSuggestions({ query: "street fo" });
+    await shortvideo.searchSuggestions({ query: "street fo" });
     expect(sent().path).toBe("/api/v1/scrape/shortvideo/search-suggestions");
+  });
+
+  it("focused operations go through the client's pipeline: its key, its derived defaults and its ledger", async () => {
+    const client = scraper();
+    server.script(ok({ total: 0, regions: [] }));
+    await focusedClient(client.withOptions({ headers: { "x-trace": "t-2" } }), "shortvideo").regions();
+    expect(sent().headers).toMatchObject({ "x-api-key": apiKey, "x-trace": "t-2" });
+    expect(client.usage).toMatchObject({ requests: 1, creditsCharged: 1 });
+  });
+
+  it("api: a focused path is a documented operation too, billed and retried by its rules", async () => {
+    server.script(ok({ total: 0, regions: [] }));
+    const client = scraper();
+    const { data } = await scraperApi(client).POST("/scrape/shortvideo/regions", {});
+    expect(data?.meta.credits_charged).toBe(1);
+    expect(client.usage.creditsCharged).toBe(1);
+  });
+
+  it.each([
+    [undefined, "shortvideo", "client"],
+    [{}, "shortvideo", "client"],
+    ["client", "shortvideo", "client"],
+    ["scraper", "videosite", "platform"],
+    ["scraper", "tiktok", "platform"],
+  ])("focusedClient(%j, %j) is a ScraperInputError naming %s", (given, platform, field) => {
+    const client = given === "scraper" ? scraper() : given;
+    expect(() => focusedClient(client as never, platform as never)).toThrow(expect.objectContaining({ name: "ScraperInputError", field }));
+  });
+
+  it("a focused operation that needs a body is a ScraperInputError without one, and nothing is sent", () => {
+    const shortvideo = focusedClient(scraper(), "shortvideo");
+    const before = server.requests.length;
+    expect(() => (shortvideo.favorites as (body?: unknown) => unknown)()).toThrow(expect.objectContaining({ field: "body" }));
+    expect(() => shortvideo.walkFavorites(null as never)).toThrow(expect.objectContaining({ field: "body" }));
+    expect(server.requests.length).toBe(before);
   });
 
   it("api: the typed openapi-fetch client with the same key", async () => {

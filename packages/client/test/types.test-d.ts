@@ -21,6 +21,7 @@ import {
   type ScraperResponseTooLargeError,
 } from "../src/index.js";
 import { scraperApi } from "../src/api.js";
+import { type FocusedClient, focusedClient } from "../src/focused.js";
 
 const scraper = createScraperClient({ apiKey: "scrape_live_types", baseUrl: "https://api.example.com/api/v1" });
 
@@ -71,14 +72,20 @@ describe("types follow the platforms", () => {
   });
 
   it("names focused methods after their paths, with the platform's own fields", async () => {
-    expectTypeOf(scraper.shortvideo).toHaveProperty("searchSuggestions");
-    const { data } = await scraper.shortvideo.favorites({ handle: "creator" });
+    const shortvideo = focusedClient(scraper, "shortvideo");
+    expectTypeOf(shortvideo).toEqualTypeOf<FocusedClient<"shortvideo">>();
+    expectTypeOf(shortvideo).toHaveProperty("searchSuggestions");
+    // @ts-expect-error videosite has no focused operations
+    focusedClient(scraper, "videosite");
+    // @ts-expect-error the focused operations are a subpath of their own, not a member of the client
+    scraper.shortvideo;
+    const { data } = await shortvideo.favorites({ handle: "creator" });
     expectTypeOf<(typeof data.aweme_list)[number]["statistics"]["play_count"]>().toEqualTypeOf<number>();
-    scraper.shortvideo.regions();
+    shortvideo.regions();
     // @ts-expect-error exactly one of handle or unique_id
-    scraper.shortvideo.reposts({ handle: "creator", unique_id: "creator" });
+    shortvideo.reposts({ handle: "creator", unique_id: "creator" });
     // @ts-expect-error favorites needs a body
-    scraper.shortvideo.favorites();
+    shortvideo.favorites();
   });
 
   it("types error codes from the description", () => {
@@ -125,11 +132,12 @@ describe("production jobs", () => {
   });
 
   it("focused walkers yield the listing's own items", async () => {
-    for await (const video of scraper.shortvideo.walkFavorites({ handle: "creator" })) expectTypeOf(video.aweme_id).toEqualTypeOf<string>();
-    for await (const playlist of scraper.shortvideo.walkPlaylists({ unique_id: "creator" })) expectTypeOf(playlist.playlist_id).toEqualTypeOf<string>();
-    for await (const page of scraper.shortvideo.walkRepostsPages({ handle: "creator" }, { maxPages: 2 })) expectTypeOf(page.data.has_more).toEqualTypeOf<boolean>();
+    const shortvideo = focusedClient(scraper, "shortvideo");
+    for await (const video of shortvideo.walkFavorites({ handle: "creator" })) expectTypeOf(video.aweme_id).toEqualTypeOf<string>();
+    for await (const playlist of shortvideo.walkPlaylists({ unique_id: "creator" })) expectTypeOf(playlist.playlist_id).toEqualTypeOf<string>();
+    for await (const page of shortvideo.walkRepostsPages({ handle: "creator" }, { maxPages: 2 })) expectTypeOf(page.data.has_more).toEqualTypeOf<boolean>();
     // @ts-expect-error hashtag is not a cursor listing
-    scraper.shortvideo.walkHashtag;
+    shortvideo.walkHashtag;
   });
 
   it("takes a budget, stores, hooks and per-call options; results carry the response", async () => {

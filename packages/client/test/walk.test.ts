@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScraperClient, postKey, ScraperApiError, ScraperInputError, type WalkState } from "../src/index.js";
+import { focusedClient } from "../src/focused.js";
 import { type FaultServer, fail, type RecordedRequest, ok, startFaultServer } from "./fault-server.js";
 
 let server: FaultServer;
@@ -222,7 +223,7 @@ describe("focused cursor listings", () => {
 
   it("walkFavorites pages by cursor and has_more, sending the body's identifier each time", async () => {
     server.script(videos([{ ids: ["a", "b"], cursor: "30", more: true }, { ids: ["c"], cursor: "60", more: false }]));
-    const walk = scraper().shortvideo.walkFavorites({ handle: "creator" });
+    const walk = focusedClient(scraper(), "shortvideo").walkFavorites({ handle: "creator" });
     expect((await collect(walk)).map((item) => item.aweme_id)).toEqual(["a", "b", "c"]);
     expect(server.requests.map((request) => JSON.parse(request.body))).toEqual([{ handle: "creator" }, { handle: "creator", cursor: "30" }]);
     expect(walk.state).toMatchObject({ pages: 2, items: 3, creditsCharged: 2, stoppedBecause: "end" });
@@ -233,7 +234,7 @@ describe("focused cursor listings", () => {
       const { cursor } = JSON.parse(request.body) as { cursor?: string };
       ok({ unique_id: "creator", user_id: null, cursor: null, has_more: false, playlists: [{ playlist_id: cursor ?? "first" }] })(request, response);
     });
-    const walk = scraper().shortvideo.walkPlaylistsPages({ unique_id: "creator" }, { cursor: "20" });
+    const walk = focusedClient(scraper(), "shortvideo").walkPlaylistsPages({ unique_id: "creator" }, { cursor: "20" });
     const pages = await collect(walk);
     expect(pages.map((page) => page.items.map((item) => item.playlist_id))).toEqual([["20"]]);
     expect(walk.state.stoppedBecause).toBe("end");

@@ -3,10 +3,10 @@ import { createRequire } from "node:module";
 import type { OperationRules } from "@content-scraper/codegen";
 import type { FaultSpec } from "./control/plane.js";
 import { operations as platformOperations } from "./generated/platform.operations.js";
-import { operations as scraperOperations } from "./generated/scraper.operations.js";
 import { legacyKeys, legacyNotFoundId } from "./platform-legacy/surface.js";
 import { platformIds, platformTokens } from "./platform/surface.js";
 import { sandboxKeys } from "./scraper/keys.js";
+import { scraperOperations } from "./scraper/rules.js";
 import { serverPath } from "./surface-kit.js";
 
 // The coverage matrix: every documented status of every operation of every surface, every billing outcome and paging

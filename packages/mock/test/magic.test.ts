@@ -1,6 +1,7 @@
 // The magic inputs answer what the README's table (the `answer` of each) says they answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operationBehaviour, operations } from "../src/generated/scraper.operations.js";
+import { operationBehaviour } from "../src/generated/scraper.operations.js";
+import { scraperOperations as operations } from "../src/scraper/rules.js";
 import { magicInputs, type RunningMock } from "../src/index.js";
 import { call, charged, freshKey, start } from "./support.js";
 

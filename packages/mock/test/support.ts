@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 import type { OperationBehaviour, OperationRules } from "@content-scraper/codegen";
 import { validateResponse } from "@content-scraper/validators/scraper";
 import { expect } from "vitest";
-import { operationBehaviour, operations } from "../src/generated/scraper.operations.js";
+import { operationBehaviour } from "../src/generated/scraper.operations.js";
+import { scraperOperations as operations } from "../src/scraper/rules.js";
 import { type MockOptions, type RunningMock, startMock } from "../src/index.js";
 
 export { operations };

@@ -96,25 +96,29 @@ export interface SendOptions {
   maxRetries?: number | undefined;
 }
 
-/** The errors of a client family, one object per family; each factory receives the call it concerns. */
-export interface SendErrors {
+/** The errors of a client family, one object per family; each factory receives the call it concerns (`Call`: the client's own kind of call). */
+export interface SendErrors<Call extends SendOptions = SendOptions> {
   /** The timeout ran out (while waiting for headers or reading the body). Not retried: the service may have acted. */
-  timeout(call: SendOptions, timeoutMs: number): Error;
+  timeout(call: Call, timeoutMs: number): Error;
   /** The connection failed or the body was cut off. Not retried. */
-  connection(call: SendOptions, cause: unknown): Error;
+  connection(call: Call, cause: unknown): Error;
   /** A redirect was refused: to another origin, one too many, or with a target that cannot be read. */
-  redirect(call: SendOptions, refusal: RedirectRefusal): Error;
+  redirect(call: Call, refusal: RedirectRefusal): Error;
   /** The body passed `maxResponseBytes`; `response` is the answer whose body was abandoned. */
-  tooLarge(call: SendOptions, tooLarge: BodyTooLarge, response: Response): Error;
+  tooLarge(call: Call, tooLarge: BodyTooLarge, response: Response): Error;
   /**
    * The caller's signal aborted: `inFlight` while a request was out (it may have been acted on), otherwise while
    * pacing or waiting to retry. Without this factory the signal's reason is thrown as it is.
    */
-  aborted?(call: SendOptions, reason: unknown, inFlight: boolean): Error;
+  aborted?(call: Call, reason: unknown, inFlight: boolean): Error;
 }
 
-/** How a client sends: one per client, the parts of the loop that differ between surfaces. */
-export interface SendConfig {
+/**
+ * How a client sends: one per client, the parts of the loop that differ between surfaces. `Call` is the client's kind
+ * of call: `send` hands each hook the call object it was given, so a client can carry what it knows of the call
+ * (its operation's rules, say) to its hooks without looking it up again.
+ */
+export interface SendConfig<Call extends SendOptions = SendOptions> {
   fetch: typeof fetch;
   logger: Logger;
   /** The prefix of log lines (`scraper`, `platform`, …). */
@@ -126,17 +130,17 @@ export interface SendConfig {
   /** The largest body read, counted as `readBody` says (on the wire with the global fetch, and decoded); a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
   /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds it waited. */
-  beforeAttempt?: ((signal: AbortSignal | undefined, call: SendOptions) => Promise<number | undefined> | number | undefined) | undefined;
+  beforeAttempt?: ((signal: AbortSignal | undefined, call: Call) => Promise<number | undefined> | number | undefined) | undefined;
   /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
   afterResponse?: ((response: Response) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
-  retryDelay(answer: Answer, attempt: number, call: SendOptions): RetryDecision | undefined;
+  retryDelay(answer: Answer, attempt: number, call: Call): RetryDecision | undefined;
   /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
   beforeRetry?: ((answer: Answer, decision: RetryDecision) => void) | undefined;
   hooks?: SendHooks | undefined;
   /** Waits before a retry; the runtime's `sleep` (real time) by default. A test can pass one that moves a sandbox's clock instead. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
-  errors: SendErrors;
+  errors: SendErrors<Call>;
 }
 
 /** An error of the client's family that must not be turned into a connection error on its way out. */
@@ -152,7 +156,7 @@ class Refused {
  * rejects with `errors.aborted` (else the signal's reason), also while pacing or waiting to retry. `config.hooks` see
  * every attempt.
  */
-export async function send(config: SendConfig, outgoing: Outgoing, call: SendOptions): Promise<Answer> {
+export async function send<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
   const { name, timeoutMs, signal: userSignal } = call;
   const { hooks } = config;
   const maxRetries = call.maxRetries ?? config.maxRetries;
@@ -221,7 +225,7 @@ export async function send(config: SendConfig, outgoing: Outgoing, call: SendOpt
 }
 
 /** One request of an attempt: fetch never follows a redirect itself, `follow` decides; `wire` counts its body's bytes. */
-function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined, wire: WireMeter | undefined): Promise<Response> {
+function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, signal: AbortSignal | undefined, wire: WireMeter | undefined): Promise<Response> {
   const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
   return wire ? wire.fetch(config.fetch, hop.url, init) : config.fetch(hop.url, init);
 }
@@ -230,13 +234,13 @@ function fetchHop(config: SendConfig, hop: Hop, signal: AbortSignal | undefined,
 const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);
 
 /** Applies the redirect policy of `nextHop` to `response` and to every answer after it, until one is final. */
-async function follow(
-  config: SendConfig,
+async function follow<Call extends SendOptions>(
+  config: SendConfig<Call>,
   response: Response,
   first: Hop,
   signal: AbortSignal | undefined,
   wire: WireMeter | undefined,
-  call: SendOptions,
+  call: Call,
 ): Promise<Response> {
   const origin = new URL(first.url).origin;
   let hop = first;

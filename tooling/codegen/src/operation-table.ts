@@ -298,11 +298,20 @@ export function operationTable(document: OpenApiDocument): OperationTable {
 const constant = (name: string, value: unknown) =>
   value === null ? `export const ${name} = null;` : `export const ${name} = ${JSON.stringify(value, null, 2)} as const;`;
 
-/** The table as a TypeScript module: `as const` data, so consumers get literal types (operationIds, platforms, codes). */
+/** A platform's focused operations: the ones the description tags `Focused: <platform>` (design.md's tags). */
+export const isFocused = (rules: OperationRules): boolean => rules.platform !== undefined && rules.tag === `Focused: ${rules.platform}`;
+
+/**
+ * The table as a TypeScript module: `as const` data, so consumers get literal types (operationIds, platforms, codes).
+ * The focused operations are a constant of their own (`focusedOperations`), so that a client's main entry, which
+ * imports `operations`, bundles none of them; a consumer that serves every operation (the sandbox) merges the two.
+ */
 export function renderOperationTable(table: OperationTable): string {
+  const split = (focused: boolean) => Object.fromEntries(Object.entries(table.operations).filter(([, rules]) => isFocused(rules) === focused));
+  const { operations: _all, ...rest } = table;
   return [
-    ...Object.entries(table).flatMap(([name, value]) => [constant(name, value), ""]),
-    "export type OperationId = keyof typeof operations;",
+    ...Object.entries({ operations: split(false), focusedOperations: split(true), ...rest }).flatMap(([name, value]) => [constant(name, value), ""]),
+    "export type OperationId = keyof typeof operations | keyof typeof focusedOperations;",
     "export type ErrorCode = keyof typeof errorCodes;",
     "",
   ].join("\n");

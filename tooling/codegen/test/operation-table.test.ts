@@ -90,6 +90,21 @@ describe("the operation table", () => {
     expect(source).not.toContain("null as const");
   });
 
+  it("renders the focused operations (tagged `Focused: <platform>`) as a constant of their own", () => {
+    const focused = {
+      operationId: "videositeRegions",
+      tags: ["Focused: videosite"],
+      responses: { "200": { description: "ok", "x-billing": "billed" } },
+    };
+    const withFocused = structuredClone(document) as typeof document & { paths: Record<string, unknown> };
+    withFocused.paths["/scrape/videosite/regions"] = { post: focused };
+    const source = renderOperationTable(operationTable(withFocused));
+    const dataOf = (name: string) => JSON.parse(new RegExp(`export const ${name} = (\\{[\\s\\S]*?\\n\\}) as const;`).exec(source)?.[1] ?? "null");
+    expect(Object.keys(dataOf("operations"))).toEqual(["videositePosts", "listWebhooks"]);
+    expect(Object.keys(dataOf("focusedOperations"))).toEqual(["videositeRegions"]);
+    expect(source).toContain("export type OperationId = keyof typeof operations | keyof typeof focusedOperations;");
+  });
+
   it("renders as an as-const module, deterministically", () => {
     const source = renderOperationTable(table);
     expect(source).toContain("export const operations = {");

@@ -1,6 +1,7 @@
 // The scraper client against the sandbox: every operation, the documented negative cases through the client's typed
 // errors, and a full catalog walk per platform. Every answer is checked against the description (see support.ts).
 import { ScraperApiError, type ScraperClient } from "@content-scraper/client";
+import { focusedClient } from "@content-scraper/client/focused";
 import { type RunningMock, sandboxKeys } from "@content-scraper/mock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkedResponses, clientFor, invoke, scraperOperations, startSandbox, takeProblems } from "./support.js";
@@ -54,12 +55,12 @@ describe("the documented negative cases, as typed errors", () => {
   });
 
   it("an unknown field on a focused operation: INVALID_INPUT before billing", async () => {
-    const favorites = clientFor(mock).shortvideo.favorites({ handle: "creator", cursour: "0" } as never);
+    const favorites = focusedClient(clientFor(mock), "shortvideo").favorites({ handle: "creator", cursour: "0" } as never);
     expect(await apiError(favorites)).toMatchObject({ status: 400, code: "INVALID_INPUT", field: "cursour", creditsCharged: 0 });
   });
 
   it("a body over 32 KB: PAYLOAD_TOO_LARGE", async () => {
-    const error = await apiError(clientFor(mock).shortvideo.searchSuggestions({ query: "x".repeat(33 * 1024) }));
+    const error = await apiError(focusedClient(clientFor(mock), "shortvideo").searchSuggestions({ query: "x".repeat(33 * 1024) }));
     expect(error).toMatchObject({ status: 413, code: "PAYLOAD_TOO_LARGE", billed: false, retryable: false });
   });
 

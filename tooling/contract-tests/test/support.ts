@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createScraperClient, type ScraperClient, type ScraperClientOptions } from "@content-scraper/client";
+import { type FocusedClient, type FocusedPlatform, focusedClient } from "@content-scraper/client/focused";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type MockOptions, type RunningMock, startMock } from "@content-scraper/mock";
 import { validateResponse } from "@content-scraper/validators/scraper";
@@ -98,6 +99,6 @@ export function invoke(client: ScraperClient, operation: Operation) {
     case "audience":
       return scraper.audience(platform, body);
     default:
-      return scraper[platform][camelCase(resource)](example);
+      return focusedClient(client, platform as FocusedPlatform)[camelCase(resource) as keyof FocusedClient<FocusedPlatform>](example as never);
   }
 }

@@ -62,6 +62,7 @@ describe("every published package, installed together", () => {
     expect(stdout).toContain("mock: startMock");
     expect(stdout).toContain("client/validate: drift caught");
     expect(stdout).toContain("client/api: the typed door");
+    expect(stdout).toContain("client/focused: a focused operation");
   });
 
   it("type-checks a TypeScript consumer over every entry's declarations (Node-only, skipLibCheck off)", async () => {
@@ -109,10 +110,10 @@ describe("the client alone, beside only the packages it depends on", () => {
     expect(readdirSync(join(project, "node_modules/@content-scraper")).sort()).toEqual(["client", "runtime"]);
   });
 
-  it("type-checks and runs a profile() call and one through client/api against the sandbox (Node-only, skipLibCheck off)", async () => {
+  it("type-checks and runs a profile() call, one through client/api and one through client/focused against the sandbox (Node-only, skipLibCheck off)", async () => {
     expect(await typeCheck(project)).toBe("");
     const env = { ...process.env, SCRAPER_API_KEY: "scrape_live_consumer", SCRAPER_BASE_URL: mock.baseUrls.scraper as string };
     const { stdout } = await run(process.execPath, ["out/profile.js"], { cwd: project, env, timeout: 30_000 });
-    expect(JSON.parse(stdout)).toMatchObject({ username: expect.any(String), creditsCharged: 1, apiStatus: 200, ledger: 2 });
+    expect(JSON.parse(stdout)).toMatchObject({ username: expect.any(String), creditsCharged: 1, apiStatus: 200, focusedCharged: 1, ledger: 3 });
   });
 });

@@ -1,5 +1,5 @@
 import type { ErrorCodeRules, OperationBehaviour, OperationRules as ClientRules } from "@content-scraper/codegen";
-import { apiKeys, type ErrorCode, errorCodes, operationBehaviour, operations, rateLimit, requestBodyLimit } from "../generated/scraper.operations.js";
+import { apiKeys, type ErrorCode, errorCodes, focusedOperations, operationBehaviour, operations, rateLimit, requestBodyLimit } from "../generated/scraper.operations.js";
 
 // The service's rules, as codegen read them from the description's vendor extensions. The sandbox's behaviour comes
 // from here; the few choices the reference leaves open are named below, each marked as the sandbox's.
@@ -10,9 +10,12 @@ export type Billing = "billed" | "free" | "refunded";
 /** What the sandbox plays of an operation: the rules a client acts on, and the service's own behaviour. */
 export type OperationRules = ClientRules & OperationBehaviour;
 
+/** Every operation the description documents: codegen writes the focused ones apart, for the clients' bundles. */
+export const scraperOperations = { ...operations, ...focusedOperations };
+
 const behaviours: Readonly<Record<string, OperationBehaviour>> = operationBehaviour;
 const table: Readonly<Record<string, OperationRules>> = Object.fromEntries(
-  Object.entries(operations).map(([id, rules]) => [id, { ...rules, ...behaviours[id] }]),
+  Object.entries(scraperOperations).map(([id, rules]) => [id, { ...rules, ...behaviours[id] }]),
 );
 const codes: Readonly<Record<string, ErrorCodeRules>> = errorCodes;
 const byPath = new Map(Object.values(table).map((rules) => [rules.path, rules]));

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { exitCodes, run } from "@content-scraper/cli";
 import { createScraperClient, ScraperInputError } from "@content-scraper/client";
 import { scraperApi } from "@content-scraper/client/api";
+import { focusedClient } from "@content-scraper/client/focused";
 import { validateResponses } from "@content-scraper/client/validate";
 import { ConnectInputError, createConnectClient } from "@content-scraper/connect";
 import { startMock } from "@content-scraper/mock";
@@ -55,6 +56,9 @@ try {
   const { response } = await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
   assert.equal(response.status, 200);
   ok("client/api: the typed door through the same client");
+  const { data: regions } = await focusedClient(scraper, "shortvideo").regions();
+  assert.ok(Array.isArray(regions.regions));
+  ok("client/focused: a focused operation through the same client, validated");
   process.env.SCRAPER_API_KEY = "scrape_live_consumer";
   assert.equal(await run(["node", "content-scraper", "profile", "shortvideo", "creator", "--base-url", mock.baseUrls.scraper]), exitCodes.ok);
   ok("cli: content-scraper profile against the sandbox");

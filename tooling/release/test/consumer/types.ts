@@ -3,6 +3,7 @@
 import { exitCodes, type Manifest, run as runCli } from "@content-scraper/cli";
 import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
 import { scraperApi } from "@content-scraper/client/api";
+import { type FocusedClient, focusedClient } from "@content-scraper/client/focused";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
 import { type MockOptions, startMock } from "@content-scraper/mock";
@@ -28,7 +29,9 @@ export async function run(): Promise<string> {
   const scraper = createScraperClient({ apiKey: "scrape_live_x", baseUrl: mock.baseUrls.scraper, validateResponses: validator });
   const { data } = await scraper.profile("shortvideo", "creator");
   const { data: raw } = await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
+  const shortvideo: FocusedClient<"shortvideo"> = focusedClient(scraper, "shortvideo");
+  const { data: regions } = await shortvideo.regions();
   await mock.close();
   const error: ScraperInputError | undefined = undefined;
-  return JSON.stringify([data, raw?.data.username, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
+  return JSON.stringify([data, raw?.data.username, regions.total, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
 }
