@@ -88,9 +88,10 @@ export let sendThrough: (client: ScraperClient, outgoing: Outgoing, rules: Opera
 export let callThrough: <Data>(client: ScraperClient, rules: OperationRules, body: unknown, options: RequestOptions | undefined) => Promise<ScraperResult<Data>>;
 
 /**
- * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `scraperApi`
- * (`@content-scraper/client/api`) gives the typed openapi-fetch client for everything else. Every call, whichever
- * door it takes, goes through one pipeline: the key, pacing, the budget, timeouts, retries, hooks and the ledger.
+ * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `focusedClient`
+ * (`@content-scraper/client/focused`) gives a platform's focused operations, and `scraperApi`
+ * (`@content-scraper/client/api`) the typed openapi-fetch client for everything else. Every call, whichever door it
+ * takes, goes through one pipeline: the key, pacing, the budget, timeouts, retries, hooks and the ledger.
  */
 export class ScraperClient {
   readonly baseUrl: string;
