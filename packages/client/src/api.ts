@@ -25,7 +25,6 @@ let byPath: Map<string, OperationRules> | undefined;
 
 /** The operation a request addresses (a normalized or a focused one), by its path relative to the base URL. */
 function rulesFor(baseUrl: string, url: string): OperationRules | undefined {
-  const all: OperationRules[] = [...Object.values(operations), ...Object.values(focusedOperations)];
-  byPath ??= new Map(all.map((rules) => [rules.path, rules]));
+  byPath ??= new Map([...Object.values(operations), ...Object.values(focusedOperations)].map((rules: OperationRules) => [rules.path, rules]));
   return byPath.get(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname);
 }

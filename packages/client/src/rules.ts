@@ -6,7 +6,7 @@ import type { ErrorCode, OperationId } from "./generated/scraper.operations.js";
 
 export type { ErrorCode, OperationId };
 /** Every operation's rules: the normalized ones (`operations`) and the focused ones (`focusedOperations`). */
-export type OperationTable = typeof operations & typeof focusedOperations;
+type OperationTable = typeof operations & typeof focusedOperations;
 export type OperationRules = OperationTable[OperationId];
 /** The operations behind the client's own methods: every one but the focused ones (`@content-scraper/client/focused`). */
 export type NormalizedId = keyof typeof operations;
