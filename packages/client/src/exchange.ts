@@ -44,7 +44,7 @@ export interface Exchange {
   elapsedMs: number;
 }
 
-/** A scraper call as `send` hands it back to the hooks: with its operation's rules, `undefined` outside the description. */
+/** A scraper call as `send` hands it back to the config's retry rule and errors: with its operation's rules (`undefined` outside the description). */
 export interface ScraperCall extends SendOptions {
   rules: OperationRules | undefined;
 }
