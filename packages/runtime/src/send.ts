@@ -115,8 +115,8 @@ export interface SendErrors<Call extends SendOptions = SendOptions> {
 
 /**
  * How a client sends: one per client, the parts of the loop that differ between surfaces. `Call` is the client's kind
- * of call: `send` hands each hook the call object it was given, so a client can carry what it knows of the call
- * (its operation's rules, say) to its hooks without looking it up again.
+ * of call: `send` hands the call object it was given to `beforeAttempt`, `retryDelay` and `errors`, so a client can
+ * carry what it knows of the call (its operation's rules, say) to them without looking it up again.
  */
 export interface SendConfig<Call extends SendOptions = SendOptions> {
   fetch: typeof fetch;

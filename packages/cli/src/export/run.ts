@@ -136,10 +136,8 @@ export async function runExport(options: RunOptions): Promise<string> {
       reporter.creatorEnded(checkpoint, totals);
     }
   };
-  let firstDone: Promise<void> = Promise.resolve();
-  const workers = Array.from({ length: Math.min(options.concurrency, pending.length) }, (_, index) => index);
-  firstDone = worker(0);
-  await Promise.all([firstDone, ...workers.slice(1).map(worker)]);
+  const firstDone = worker(0);
+  await Promise.all([firstDone, ...Array.from({ length: Math.min(options.concurrency, pending.length) - 1 }, (_, index) => worker(index + 1))]);
   await recorded;
   // Every request of the run was answered (a killed run never gets here): the next run has nothing to find.
   await reconcile?.end(account.id);
