@@ -1,4 +1,16 @@
-import { countHeader, type Outgoing, type Pacer, parseJson, retryAfterMs, type SendConfig, type SendErrors, type SendHooks, type SendOptions } from "@content-scraper/runtime";
+import {
+  countHeader,
+  type Outgoing,
+  type Pacer,
+  PacingTimeout,
+  parseJson,
+  type Redactor,
+  retryAfterMs,
+  type SendConfig,
+  type SendErrors,
+  type SendHooks,
+  type SendOptions,
+} from "@content-scraper/runtime";
 import {
   ScraperAbortError,
   ScraperApiError,
@@ -10,7 +22,7 @@ import {
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules } from "./rules.js";
+import { backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules } from "./rules.js";
 
 export type { Outgoing };
 
@@ -25,7 +37,7 @@ export interface ExchangeConfig {
 export interface CallDefaults {
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
-  /** Sent with every request (a credential header given here is replaced by the client's key). */
+  /** Sent with every request (never a credential header: the client sends its own key). */
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -51,7 +63,7 @@ export interface ScraperCall extends SendOptions {
 
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
 const scraperErrors: SendErrors<ScraperCall> = {
-  timeout: (call, timeoutMs) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs),
+  timeout: (call, timeoutMs, inFlight) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs, inFlight),
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
@@ -63,26 +75,27 @@ const scraperErrors: SendErrors<ScraperCall> = {
  * key's pacing, the description's retry rules (refunded errors with backoff, rate limits and busy refusals after
  * exactly `Retry-After`, within `maxRetryWaitMs`), the ledger's counts and the caller's hooks.
  */
-export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined): SendConfig<ScraperCall> {
+export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined, redactor: Redactor): SendConfig<ScraperCall> {
   const { retry } = options;
   return {
     fetch: options.fetch,
     logger: options.logger,
+    redactor,
     label: "scraper",
     maxRetries: retry.maxRetries,
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxResponseBytes: options.maxResponseBytes,
-    beforeAttempt: (signal, call) => {
+    beforeAttempt: (signal, call, until) => {
       ledger.attempts++;
       if (!pacer) return undefined;
-      return pacer.wait(signal).then(
+      return pacer.wait(signal, until).then(
         (waited) => {
           ledger.pacingWaitMs += waited;
           return waited;
         },
         (error: unknown) => {
-          // The caller's abort is `send`'s to report; anything else is the store's failure.
-          throw signal?.aborted ? error : new ScraperStoreError("rateLimit", call.name, error);
+          // The caller's abort and the deadline are `send`'s to report; anything else is the store's failure.
+          throw signal?.aborted || error instanceof PacingTimeout ? error : new ScraperStoreError("rateLimit", call.name, error);
         },
       );
     },
@@ -174,7 +187,7 @@ export function prepare(
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
   const extra = options.headers ?? config.defaults.headers;
   return {
-    request: extra ? { ...outgoing, headers: withoutCredential({ ...extra, ...given }) } : outgoing,
+    request: extra ? { ...outgoing, headers: { ...extra, ...given } } : outgoing,
     call: {
       name: callName(outgoing, rules),
       rules,
@@ -185,10 +198,4 @@ export function prepare(
       logDetails: details,
     },
   };
-}
-
-/** A caller's headers never carry a key of their own: the client's is the one sent. */
-function withoutCredential(headers: Record<string, string>): Record<string, string> {
-  const credential = apiKey.name.toLowerCase();
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== credential));
 }
