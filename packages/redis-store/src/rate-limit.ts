@@ -1,6 +1,6 @@
-import type { BucketLimit, RateLimitStore } from "@content-scraper/runtime";
+import { type BucketLimit, type RateLimitStore, readCount } from "@content-scraper/runtime";
 import { type Connection, type Script, script } from "./connection.js";
-import { RedisStoreUnavailableError } from "./errors.js";
+import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 import { inputError, requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
 import type { LocalShare } from "./local-share.js";
@@ -93,7 +93,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, limit: BucketLimit): Promise<number> {
     checkLimit(limit);
     try {
-      const wait = Number(await this.#run("take", take, key, limit));
+      const reply = await this.#run("take", take, key, limit);
+      // The script answers an integer: 0 (taken) or the milliseconds to wait. Anything else grants nothing.
+      const wait = typeof reply === "number" ? readCount(reply) : undefined;
+      if (wait === undefined) throw new RedisStoreReplyError("rateLimit.take", reply);
       this.#local?.reset();
       return wait;
     } catch (error) {

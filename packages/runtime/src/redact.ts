@@ -72,6 +72,15 @@ export class Redactor {
     return this.#error(error, new Map()) as E;
   }
 
+  /** `work`, with every error it throws redacted (`error`): a client's door. */
+  async redacting<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.error(error);
+    }
+  }
+
   /** The headers, or a copy without the credentials a server echoed in them. */
   headers(headers: Headers): Headers {
     if (!this.#pattern) return headers;
