@@ -44,7 +44,9 @@ describe.each(garbage)("a Redis that answers %s", (name, reply) => {
 
   it("a paced, budgeted call through the client ends at once with a ScraperStoreError, sending nothing, and shows no password", async () => {
     fake.answer(reply);
-    service.script((_request, response) => response.writeHead(500).end());
+    service.script((_request, response) => {
+      response.writeHead(500).end();
+    });
     const scraper = createScraperClient({
       apiKey: "scrape_live_storeGarbage",
       baseUrl: service.baseUrl,

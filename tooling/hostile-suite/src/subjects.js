@@ -47,6 +47,8 @@ import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth"
  * @property {boolean} retriesWithoutRetryAfter whether a 429 without a readable `Retry-After` is retried (the scraper's
  *   backoff) or returned at once (the surfaces whose one rule is "wait exactly Retry-After")
  * @property {(origin: string, limits?: Limits) => () => Promise<Outcome>} open a client on `origin`, and its call
+ * @property {(origin: string) => string} base where a client on `origin` is pointed: its base URL (the issuer for the
+ *   OAuth helpers)
  * @property {(base: string, secret: string, extra?: Record<string, unknown>) => () => Promise<Outcome>} make a client on
  *   `base` (its base URL; the issuer for the OAuth helpers) with `secret` as its credential and `extra` options, and its
  *   call: the construction-time cases give it what it must refuse
@@ -131,7 +133,7 @@ const oauthServer = (issuer, limits) =>
 
 /**
  * What the doors of one surface share.
- * @typedef {Omit<Subject, "name" | "checksShape" | "reportsRetryAfter" | "open">} Surface
+ * @typedef {Omit<Subject, "name" | "checksShape" | "reportsRetryAfter" | "open" | "base" | "make" | "rawPath" | "withHeaders">} Surface
  */
 
 /** @type {Surface} */
@@ -160,14 +162,14 @@ const platformSurface = {
   retriesWithoutRetryAfter: false,
 };
 
-/** @type {Subject[]} */
-export const subjects = [
+/** @type {Omit<Subject, "open">[]} */
+const defined = [
   {
     ...scraperSurface,
     name: "scraper: profile()",
     checksShape: true,
     reportsRetryAfter: true,
-    open: (origin, limits = {}) => subjects[0].make(`${origin}/api/v1`, secrets.scraper, limits),
+    base: (origin) => `${origin}/api/v1`,
     make: (base, secret, extra = {}) => {
       const client = scraper(base, extra, secret);
       return () => client.profile("shortvideo", "creator").then(({ data }) => ({ status: 200, data }), (error) => answered(error, ScraperApiError));
@@ -180,7 +182,7 @@ export const subjects = [
     name: "scraper: api.POST",
     checksShape: true,
     reportsRetryAfter: false,
-    open: (origin, limits = {}) => subjects[1].make(`${origin}/api/v1`, secrets.scraper, limits),
+    base: (origin) => `${origin}/api/v1`,
     make: (base, secret, extra = {}) => {
       const client = scraper(base, extra, secret);
       return () => scraperApi(client).POST("/scrape/shortvideo/profile", { body: { username: "creator" } }).then(raw);
@@ -193,7 +195,7 @@ export const subjects = [
     name: "platform: listWebhookDeliveries()",
     checksShape: true,
     reportsRetryAfter: true,
-    open: (origin, limits = {}) => subjects[2].make(`${origin}/api/oauth/v1`, secrets.token, limits),
+    base: (origin) => `${origin}/api/oauth/v1`,
     make: (base, secret, extra = {}) => {
       const client = platform(base, extra, secret);
       return () => client.listWebhookDeliveries("wh_1").then(({ data }) => ({ status: 200, data }), (error) => answered(error, PlatformApiError));
@@ -206,7 +208,7 @@ export const subjects = [
     name: "platform: api.GET",
     checksShape: true,
     reportsRetryAfter: false,
-    open: (origin, limits = {}) => subjects[3].make(`${origin}/api/oauth/v1`, secrets.token, limits),
+    base: (origin) => `${origin}/api/oauth/v1`,
     make: (base, secret, extra = {}) => {
       const client = platform(base, extra, secret);
       return () => client.api.GET("/webhooks/{id}/deliveries", { params: { path: { id: "wh_1" } } }).then(raw);
@@ -226,7 +228,7 @@ export const subjects = [
     checksShape: true,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => subjects[4].make(`${origin}/api/v1`, secrets.company, limits),
+    base: (origin) => `${origin}/api/v1`,
     make: (base, secret, extra = {}) => {
       const client = legacy(base, extra, secret);
       return async () => {
@@ -256,7 +258,7 @@ export const subjects = [
     checksShape: false,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => subjects[5].make(`${origin}/api/embed`, secrets.connect, limits),
+    base: (origin) => `${origin}/api/embed`,
     make: (base, secret, extra = {}) => {
       const client = connect(base, extra, secret);
       return () => client.request("GET", "/accounts").then(({ meta, data }) => ({ status: meta.status, data }), (error) => answered(error, ConnectApiError));
@@ -276,7 +278,7 @@ export const subjects = [
     checksShape: true,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => subjects[6].make(origin, secrets.clientSecret, limits),
+    base: (origin) => origin,
     make: (base, secret, extra = {}) => {
       const server = oauthServer(base, extra);
       return () =>
@@ -289,3 +291,6 @@ export const subjects = [
     withHeaders: undefined,
   },
 ];
+
+/** @type {Subject[]} */
+export const subjects = defined.map((subject) => ({ ...subject, open: (origin, limits = {}) => subject.make(subject.base(origin), subject.secret, limits) }));

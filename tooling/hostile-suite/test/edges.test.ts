@@ -84,7 +84,8 @@ describe("pages that are not the service's", () => {
 });
 
 describe("a careless caller", () => {
-  it.each([
+  type Call = (client: ReturnType<typeof scraper>) => Promise<unknown>;
+  it.each<[string, Call, string]>([
     ["a BigInt username", (client: ReturnType<typeof scraper>) => client.profile("shortvideo", 1n as unknown as string), "username"],
     ["an undefined username", (client: ReturnType<typeof scraper>) => client.profile("shortvideo", undefined as unknown as string), "username"],
     ["posts(…, null)", (client: ReturnType<typeof scraper>) => client.posts("shortvideo", "creator", null as never), "options"],
@@ -101,7 +102,7 @@ describe("a careless caller", () => {
   ])("%s is a ScraperInputError naming the field, and nothing is sent", async (_name, call, field) => {
     server.script(lying({}));
     const error = await Promise.resolve()
-      .then(() => call(scraper()))
+      .then((): Promise<unknown> => call(scraper()))
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ScraperInputError);
     expect((error as ScraperInputError).field).toBe(field);

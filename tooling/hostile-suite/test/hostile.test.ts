@@ -319,8 +319,6 @@ async function refused(subject: Subject, call: () => Promise<unknown>, field: st
   expect(server.requests).toHaveLength(0);
 }
 
-/** Where `make` points a subject's client on the test server: its base URL, or the issuer for the OAuth helpers. */
-const baseOf = (subject: Subject) => (subject.name.startsWith("OAuth") ? server.origin : `${server.origin}${subject.basePath}`);
 
 describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s, before sending", (_name, subject) => {
   it.each([
@@ -328,16 +326,16 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s, 
     ["a carriage return", (secret: string) => `${secret}\r`],
     ["NUL", (secret: string) => `${secret}\0`],
   ])("a credential holding %s is refused, naming its field", async (_what, corrupt) => {
-    await refused(subject, () => subject.make(baseOf(subject), corrupt(subject.secret))(), /apiKey|accessToken|clientSecret/);
+    await refused(subject, () => subject.make(subject.base(server.origin), corrupt(subject.secret))(), /apiKey|accessToken|clientSecret/);
   });
 
   it("a base URL with a user and password is refused, and never shown", async () => {
-    const withUserinfo = baseOf(subject).replace("http://", "http://user:pa55w0rdInUrl@");
+    const withUserinfo = subject.base(server.origin).replace("http://", "http://user:pa55w0rdInUrl@");
     await refused(subject, () => subject.make(withUserinfo, subject.secret)(), /baseUrl|issuer|metadata/, "pa55w0rdInUrl");
   });
 
   it("plain http:// to another machine is refused unless the caller opts in by name", async () => {
-    const remote = baseOf(subject).replace(/127\.0\.0\.1:\d+/, "api.example.invalid");
+    const remote = subject.base(server.origin).replace(/127\.0\.0\.1:\d+/, "api.example.invalid");
     await refused(subject, () => subject.make(remote, subject.secret, { allowInsecureRequests: false })(), /baseUrl|issuer|allowInsecureRequests/);
   });
 });
