@@ -171,20 +171,26 @@ const echoes: Case[] = [
   echoJson(400),
   {
     name: "a 500 text/plain echoing the credential: redacted from every error form",
-    serve: (subject) => [(request, response) => response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${received(request, subject)}`)],
+    serve: (subject) => [
+      (request, response) => {
+        response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${received(request, subject)}`);
+      },
+    ],
     check: () => {},
   },
   {
     name: "a 401 whose headers echo the credential (WWW-Authenticate, X-Echo): redacted",
     serve: (subject) => [
-      (request, response) =>
+      (request, response) => {
+        const echoed = received(request, subject);
         response
           .writeHead(401, {
             "content-type": "application/json",
-            "www-authenticate": `Bearer error="invalid_token", error_description="bad token ${received(request, subject)}"`,
-            "x-echo": received(request, subject),
+            "www-authenticate": `Bearer error="invalid_token", error_description="bad token ${echoed}"`,
+            "x-echo": echoed,
           })
-          .end(JSON.stringify(subject.errorBody(401))),
+          .end(JSON.stringify(subject.errorBody(401)));
+      },
     ],
     check: () => {},
   },
