@@ -1,9 +1,3 @@
-/** Whether this looks like a browser page (a `window` with a `document`). */
-export function isBrowser(): boolean {
-  const scope = globalThis as { window?: { document?: unknown } };
-  return typeof scope.window !== "undefined" && typeof scope.window.document !== "undefined";
-}
-
 /** An environment variable, where there is a `process`. */
 export const env = (name: string): string | undefined => (typeof process === "undefined" ? undefined : process.env?.[name]);
 

@@ -1,7 +1,8 @@
 export { type BodyTooLarge, defaultMaxResponseBytes, describeTooLarge } from "./body.js";
 export { deadline, type Deadline } from "./deadline.js";
 export { onAbort } from "./abort.js";
-export { checkBaseUrl, checkNumber, env, type InputErrorFactory, isBrowser, isLoopback } from "./environment.js";
+export { checkBaseUrl, checkNumber, env, type InputErrorFactory, isLoopback } from "./environment.js";
+export { isBrowser } from "./runtimes.js";
 export { ContentScraperError, type ContentScraperErrorOptions } from "./errors.js";
 export { isCount, readAmount, readCount, StoreReplyError } from "./figures.js";
 export { Redactor, redacted } from "./redact.js";

@@ -6,7 +6,8 @@ import { PacingTimeout } from "./pacer.js";
 import type { Redactor } from "./redact.js";
 import { type Hop, isRefusal, nextHop, type RedirectRefusal } from "./redirect.js";
 import { sleep } from "./sleep.js";
-import { type WireMeter, wireMeter } from "./wire.js";
+import { type WireAccess, wireAccess } from "./runtimes.js";
+import { WireMeter } from "./wire.js";
 
 /** What to send: the parts of a request, so that every attempt sends the same bytes without re-reading a stream. */
 export interface Outgoing {
@@ -205,16 +206,20 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
     if (event) hooks?.onRequest?.({ ...event, headers: given, pacingWaitMs });
     const headers = call.authHeaders ? withCredential(given, typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) : given;
     const sentAt = performance.now();
-    const wire = wireMeter(config.fetch, config.maxResponseBytes);
+    const access = wireAccess(config.fetch);
+    const wire = access.kind === "meter" ? new WireMeter(config.maxResponseBytes) : undefined;
     // What the pacing wait left of the attempt's time.
     const timer = deadline(until === undefined ? undefined : Math.max(0, until - performance.now()), userSignal, wire);
     let response: Response;
     let text: string;
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
-      response = await fetchHop(config, hop, timer.signal, wire);
-      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, timer.signal, wire, call);
-      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes, wire);
+      const way = { access, wire, signal: timer.signal };
+      response = await fetchHop(config, hop, way);
+      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, way, call);
+      const body = readableWhole(response, config.maxResponseBytes)
+        ? await response.text()
+        : await readBody(response, config.maxResponseBytes, wire, access.kind === "raw");
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
@@ -260,10 +265,25 @@ function withCredential(given: Record<string, string>, auth: Record<string, stri
   return Object.assign(headers, auth);
 }
 
-/** One request of an attempt: fetch never follows a redirect itself, `follow` decides; `wire` counts its body's bytes. */
-function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, signal: AbortSignal | undefined, wire: WireMeter | undefined): Promise<Response> {
+/** How an attempt's requests go: the runtime's access to the wire, Node's meter if it has one, the deadline's signal. */
+interface Way {
+  access: WireAccess;
+  wire: WireMeter | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * One request of an attempt: fetch never follows a redirect itself, `follow` decides. On Node the meter counts its
+ * body's bytes; on Deno and Bun the request asks for the body undecoded (`readBody` counts and decodes it), unless the
+ * caller chose an `Accept-Encoding` of its own.
+ */
+function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, { access, wire, signal }: Way): Promise<Response> {
   const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
-  return wire ? wire.fetch(config.fetch, hop.url, init) : config.fetch(hop.url, init);
+  if (wire) return wire.fetch(config.fetch, hop.url, init);
+  if (access.kind === "raw" && !Object.keys(hop.headers).some((name) => name.toLowerCase() === "accept-encoding")) {
+    return config.fetch(hop.url, { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } });
+  }
+  return config.fetch(hop.url, init);
 }
 
 /** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
@@ -274,8 +294,7 @@ async function follow<Call extends SendOptions>(
   config: SendConfig<Call>,
   response: Response,
   first: Hop,
-  signal: AbortSignal | undefined,
-  wire: WireMeter | undefined,
+  way: Way,
   call: Call,
 ): Promise<Response> {
   const origin = new URL(first.url).origin;
@@ -289,7 +308,7 @@ async function follow<Call extends SendOptions>(
     if (isRefusal(next)) throw new Refused(config.errors.redirect(call, next));
     config.logger.debug?.(`${config.label}: ${call.name} followed a ${response.status} redirect on ${origin}`, call.logDetails);
     hop = next;
-    response = await fetchHop(config, hop, signal, wire);
+    response = await fetchHop(config, hop, way);
     if (isFinal(response)) return response;
   }
 }

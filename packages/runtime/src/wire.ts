@@ -66,13 +66,6 @@ export class WireMeter implements WireCount {
 }
 
 /**
- * A meter for a request through `fetchImpl`, when it is the global fetch. Another fetch (one passed as an option, or a
- * runtime without undici) takes no dispatcher, and the decoded count holds alone there.
- */
-export const wireMeter = (fetchImpl: typeof fetch, limit: number): WireMeter | undefined =>
-  fetchImpl === globalThis.fetch ? new WireMeter(limit) : undefined;
-
-/**
  * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no
  * chunk reaches the fetch, and the body's reader fails. Its two callbacks are replaced on the handler itself (a fresh
  * object per request), so its state stays on one object and V8 keeps its shape: a handler made the prototype of
