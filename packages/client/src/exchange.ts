@@ -1,5 +1,6 @@
 import {
   countHeader,
+  optionalString,
   type Outgoing,
   type Pacer,
   PacingTimeout,
@@ -122,8 +123,6 @@ export function errorBody(text: string): Record<string, unknown> | undefined {
   const body = parseJson(text);
   return body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as Record<string, unknown>) : undefined;
 }
-
-const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 /**
  * The typed error for an error answer, carrying what the service said and what the description says about it. Only

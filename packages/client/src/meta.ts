@@ -1,4 +1,4 @@
-import { isCount, type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
+import { isCount, isObject, type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
 import { successEnvelope } from "./generated/scraper.operations.js";
 
 /** What a call cost and how close the caller is to its rate limit, from the body's `meta` and the X-Scraper headers. */
@@ -24,8 +24,6 @@ export interface SuccessEnvelope {
   upstream_calls: number;
   meta: { credits_charged: number; credits_remaining: number };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What each kind of envelope field must be (the description's `SuccessEnvelope`, as codegen read it). */
 const kinds = {

@@ -5,7 +5,7 @@ import {
   checkBaseUrl,
   checkNumber as checkNumberWith,
   env,
-  isBrowser,
+  checkBackendOnly,
   type RateLimitStore,
   resolveLimits,
 } from "@content-scraper/runtime";
@@ -135,13 +135,7 @@ function checkValidator(validator: unknown): ResponseValidator | undefined {
 
 export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOptions {
   if (typeof options !== "object" || options === null) throw new ScraperInputError("options", "options must be an object.");
-  if (isBrowser() && !options.dangerouslyAllowBrowser) {
-    throw new ScraperInputError(
-      "dangerouslyAllowBrowser",
-      "The scraper client runs on a backend only: in a browser every visitor could read your scraper key. " +
-        "Call the API from your server; pass dangerouslyAllowBrowser: true only if you accept that risk.",
-    );
-  }
+  checkBackendOnly("scraper client", "your scraper key", options.dangerouslyAllowBrowser, inputError);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== "function") throw new ScraperInputError("fetch", "fetch is not a function and no global fetch exists.");
   if (options.logger !== undefined && (typeof options.logger !== "object" || options.logger === null)) {

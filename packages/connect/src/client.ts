@@ -3,7 +3,7 @@ import {
   buildUrl,
   checkApiKey,
   checkNumber,
-  isBrowser,
+  checkBackendOnly,
   jsonOutgoing,
   type Outgoing,
   outgoingFrom,
@@ -109,9 +109,7 @@ export class ConnectClient {
 
   constructor(options: ConnectClientOptions) {
     if (typeof options !== "object" || options === null) throw inputError("options", "options must be an object.");
-    if (isBrowser() && !options.dangerouslyAllowBrowser) {
-      throw inputError("dangerouslyAllowBrowser", "The connect client runs on a backend only: in a browser every visitor could read your secret key.");
-    }
+    checkBackendOnly("connect client", "your secret key", options.dangerouslyAllowBrowser, inputError);
     const environments: Readonly<Record<string, Environment>> = scheme.keyEnvironments;
     const { key, prefix } = checkApiKey(
       options.apiKey,

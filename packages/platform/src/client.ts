@@ -2,7 +2,9 @@ import {
   type Answer,
   buildUrl,
   checkCredential,
+  isObject,
   jsonOutgoing,
+  optionalString,
   outgoingFrom,
   parseJson,
   type Query,
@@ -35,8 +37,6 @@ type Rules = (typeof operations)[OperationId];
 
 const matchOperation = operationMatcher(operations as Readonly<Record<string, Rules>>);
 const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(errorCodes, value);
-const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The base an operation resolves against: `baseUrl`, or for an operation with its own server (the discovery document,

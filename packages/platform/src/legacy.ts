@@ -2,7 +2,7 @@ import {
   type Answer,
   buildUrl,
   checkApiKey,
-  isBrowser,
+  checkBackendOnly,
   isCount,
   jsonOutgoing,
   outgoingFrom,
@@ -69,9 +69,7 @@ export class LegacyClient {
 
   constructor(options: LegacyClientOptions) {
     const transport = resolveTransport(options, "https://<host>/api/v1", inputError);
-    if (isBrowser() && !options.dangerouslyAllowBrowser) {
-      throw inputError("dangerouslyAllowBrowser", "The key-based platform client runs on a backend only: in a browser every visitor could read your company key.");
-    }
+    checkBackendOnly("key-based platform client", "your company key", options.dangerouslyAllowBrowser, inputError);
     this.#apiKey = checkApiKey(
       options.apiKey,
       { surface: "key-based platform API", prefixes: [], rejectedKeyPrefixes: scheme.rejectedKeyPrefixes },

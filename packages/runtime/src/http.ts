@@ -47,6 +47,12 @@ export function responseFrom({ response, text }: Pick<Answer, "response" | "text
   return new Response(text === "" ? null : text, response);
 }
 
+/** Whether `value` is a JSON object (not `null`, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `value` if it is a string, else `undefined`: a field of an answer that may be missing or of another type. */
+export const optionalString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
 /** The JSON in `text`, or `undefined` when it is empty or not JSON. */
 export function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;

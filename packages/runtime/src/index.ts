@@ -2,12 +2,12 @@ export { type BodyTooLarge, defaultMaxResponseBytes, describeTooLarge } from "./
 export { deadline, type Deadline } from "./deadline.js";
 export { onAbort } from "./abort.js";
 export { checkBaseUrl, checkNumber, env, type InputErrorFactory, isLoopback } from "./environment.js";
-export { isBrowser } from "./runtimes.js";
+export { checkBackendOnly, isBrowser } from "./runtimes.js";
 export { ContentScraperError, type ContentScraperErrorOptions } from "./errors.js";
 export { isCount, readAmount, readCount, StoreReplyError } from "./figures.js";
 export { Redactor, redacted } from "./redact.js";
 export { countHeader, type RateLimitHeaders, rateLimitHeaders, retryAfterMs } from "./headers.js";
-export { buildUrl, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
+export { buildUrl, isObject, optionalString, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
 export { checkApiKey, checkCredential, type KeyRules } from "./keys.js";
 export { type Logger, silentLogger } from "./logger.js";
 export { describeRefusal, maxRedirects, type RedirectRefusal } from "./redirect.js";

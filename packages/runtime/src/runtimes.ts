@@ -29,6 +29,18 @@ export function isBrowser(): boolean {
 }
 
 /**
+ * Refuses to build a client that holds a secret (`what`: "your scraper key") in a browser, page or worker, unless the
+ * caller set `dangerouslyAllowBrowser`: every visitor could read it.
+ */
+export function checkBackendOnly(client: string, what: string, allowed: boolean | undefined, fail: (field: string, message: string) => Error): void {
+  if (!isBrowser() || allowed === true) return;
+  throw fail(
+    "dangerouslyAllowBrowser",
+    `The ${client} runs on a backend only: in a browser every visitor could read ${what}. Call the API from your server; pass dangerouslyAllowBrowser: true only if you accept that risk.`,
+  );
+}
+
+/**
  * How a body's bytes on the wire can be counted, which only the runtime's own fetch can tell:
  * - `meter`: Node's fetch (undici) takes a dispatcher, which counts them (`WireMeter`, the Node fast path);
  * - `raw`: Deno and Bun hand over the bytes undecoded when asked (`init` and `headers`: Bun's `decompress: false`;
