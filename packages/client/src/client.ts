@@ -230,8 +230,7 @@ export class ScraperClient {
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, body?: unknown): Promise<Verdict> {
     const { ledger, budget, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
-    const details = callDetails(rules);
-    ledger.requests++;
+    const details = callDetails(rules, ++ledger.requests);
     let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
     try {
       if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);

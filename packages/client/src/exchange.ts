@@ -152,17 +152,18 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   });
 }
 
-/** What log lines and hook events say of a call: its operation, platform, and a number that tells calls apart. */
+/**
+ * What log lines and hook events say of a call: its operation, platform, and a number that tells the calls of a client
+ * apart (its ledger's count of requests). Every event of the call carries this same object.
+ */
 export type CallDetails = {
   operationId: string | undefined;
   platform: string | undefined;
   callId: number;
 };
 
-let calls = 0;
-
-export function callDetails(rules: OperationRules | undefined): CallDetails {
-  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId: ++calls };
+export function callDetails(rules: OperationRules | undefined, callId: number): CallDetails {
+  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId };
 }
 
 /** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
