@@ -281,10 +281,16 @@ function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, 
   const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
   if (wire) return wire.fetch(config.fetch, hop.url, init);
   if (access.kind === "raw" && !Object.keys(hop.headers).some((name) => name.toLowerCase() === "accept-encoding")) {
-    return config.fetch(hop.url, { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } });
+    return callFetch(config.fetch, hop.url, { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } });
   }
-  return config.fetch(hop.url, init);
+  return callFetch(config.fetch, hop.url, init);
 }
+
+/**
+ * `fetchImpl` called as a method of the global scope: a browser's and workerd's fetch refuse any other `this`
+ * ("Illegal invocation"), and a client keeps the global fetch unbound, to know it for what it is (`wireAccess`).
+ */
+export const callFetch = (fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<Response> => Reflect.apply(fetchImpl, globalThis, [url, init]);
 
 /** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
 const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);

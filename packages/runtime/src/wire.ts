@@ -1,3 +1,4 @@
+import { callFetch } from "./send.js";
 /** The bytes of one response as they came off the connection, before any decompression. */
 export interface WireCount {
   bytes: number;
@@ -42,7 +43,7 @@ export class WireMeter implements WireCount {
       // Ended between two requests of the attempt (a redirect to follow): nothing more is sent.
       if (this.ended) return reject(this.ended);
       this.#refuse = reject;
-      fetchImpl(url, { ...init, dispatcher: this } as RequestInit).then(resolve, reject);
+      callFetch(fetchImpl, url, { ...init, dispatcher: this } as RequestInit).then(resolve, reject);
     });
   }
 
