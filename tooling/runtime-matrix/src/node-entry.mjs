@@ -2,6 +2,7 @@
 // It prints the conformance results as JSON.
 import { conformance } from "./conformance.js";
 
-const argv = typeof Deno === "undefined" ? process.argv.slice(2) : Deno.args;
-const results = await conformance(JSON.parse(argv[0]));
+const deno = /** @type {{ Deno?: { args: string[] } }} */ (globalThis).Deno;
+const argv = deno ? deno.args : process.argv.slice(2);
+const results = await conformance(JSON.parse(argv[0] ?? "{}"));
 console.log(JSON.stringify(results));
