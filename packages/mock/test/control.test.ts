@@ -111,6 +111,14 @@ it("advances the clock: buckets refill and the clock reports how far ahead it is
   expect(Number(refilled.headers.get("x-scraper-ratelimit-remaining"))).toBe(rateLimit.requestsPerMinute - 1);
 });
 
+it("keeps request ids well-formed after an advance by a fraction of a millisecond (a jittered backoff's sleep)", async () => {
+  await mock.advance(0.000_437);
+  const answer = await profile(freshKey());
+  expect(answer.body.request_id).toMatch(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+  const [entry] = await mock.log({ limit: 1 });
+  expect(entry?.requestId).toBe(answer.body.request_id);
+});
+
 it("resets everything: balances, the log, faults and the clock", async () => {
   const own = await start({ credits: 10 });
   try {
