@@ -140,7 +140,7 @@ it("answers an unknown control route with 404, and another method with 405 and A
   expect((await fetch(`${mock.url}${controlPath}/nothing`)).status).toBe(404);
   const wrong = await fetch(`${mock.url}${controlPath}/reset`);
   expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "POST"]);
-  const malformed = await fetch(`${mock.url}${controlPath}/reset`, { method: "POST", body: "{" });
+  const malformed = await fetch(`${mock.url}${controlPath}/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
   expect(malformed.status).toBe(400);
 });
 
