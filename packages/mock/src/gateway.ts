@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Reach, reachOf } from "./addresses.js";
+import { BodyRoom } from "./body-room.js";
 import type { SandboxClock } from "./control/clock.js";
 import type { RequestLog } from "./control/log.js";
 import { type ControlApi, controlPath } from "./control/routes.js";
 import { corsHeaders, preflight } from "./cors.js";
 import { type Surface, type SurfaceResponse, text } from "./http.js";
+import { bodyBytesAtOnce, maxConnections } from "./limits.js";
 
 /** One surface of the shared host, mounted at `basePath` for the paths that start with `namespace` below it. */
 export interface Mount {
@@ -44,13 +46,21 @@ export interface GatewayOptions {
 // A body this far over a surface's limit is not drained before the 413: the connection is closed after the answer.
 const drainLimitBytes = 1024 * 1024;
 
-type Body = { body: Buffer | undefined; tooLarge: boolean; abandon: boolean; gone?: true };
+type Body = { body: Buffer | undefined; tooLarge: boolean; abandon: boolean; gone?: true; release: () => void };
 
 /**
- * Reads a body up to `limit` bytes; beyond it, counts without buffering so the client still gets an answer. A client
- * that hangs up mid-body is `gone`: there is no one to answer.
+ * Reads a body up to `limit` bytes, once `room` holds them; beyond it, counts without buffering so the client still
+ * gets an answer. A client that hangs up before or mid-body is `gone`: there is no one to answer. `release` gives the
+ * room back, once the body is no longer needed.
  */
-function readBody(request: IncomingMessage, limit: number): Promise<Body> {
+async function readBody(request: IncomingMessage, limit: number, room: BodyRoom): Promise<Body> {
+  const chunked = request.headers["transfer-encoding"] !== undefined;
+  const release = await room.take(chunked ? limit : Math.min(limit, Number(request.headers["content-length"] ?? 0) || 0));
+  const gone = { body: undefined, tooLarge: false, abandon: true, gone: true, release } as const;
+  if (request.destroyed) {
+    release();
+    return gone;
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -59,11 +69,14 @@ function readBody(request: IncomingMessage, limit: number): Promise<Body> {
       if (size <= limit) chunks.push(chunk);
       else if (size > limit + drainLimitBytes) {
         request.pause();
-        resolve({ body: undefined, tooLarge: true, abandon: true });
+        resolve({ body: undefined, tooLarge: true, abandon: true, release });
       }
     });
-    request.on("end", () => resolve({ body: size === 0 ? undefined : Buffer.concat(chunks), tooLarge: size > limit, abandon: false }));
-    request.on("error", () => resolve({ body: undefined, tooLarge: false, abandon: true, gone: true }));
+    request.on("end", () => resolve({ body: size === 0 ? undefined : Buffer.concat(chunks), tooLarge: size > limit, abandon: false, release }));
+    request.on("error", () => resolve(gone));
+    request.on("close", () => {
+      if (!request.complete) resolve(gone);
+    });
   });
 }
 
@@ -96,6 +109,7 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
   const { port, host, log, clock } = options;
   // Set once listening, before the first request arrives.
   let control: ControlApi;
+  const room = new BodyRoom(bodyBytesAtOnce);
 
   /**
    * The answer to one request: the surface that gave it (none outside every surface), whether to close the connection
@@ -120,10 +134,14 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
       return { answer: text(404, "Not Found"), logged: true };
     }
     const head = { method, basePath: mount.basePath, path: path.slice(mount.basePath.length), query: url.searchParams, headers: request.headers };
-    const { body, tooLarge, abandon, gone } = await readBody(request, mount.surface.maxBodyBytes);
-    if (gone) return undefined;
-    if (tooLarge) return { answer: mount.surface.tooLarge(head), mount, close: abandon, logged: true };
-    return { answer: await mount.surface.handle({ ...head, body }), mount, logged: true };
+    const { body, tooLarge, abandon, gone, release } = await readBody(request, mount.surface.maxBodyBytes, room);
+    try {
+      if (gone) return undefined;
+      if (tooLarge) return { answer: mount.surface.tooLarge(head), mount, close: abandon, logged: true };
+      return { answer: await mount.surface.handle({ ...head, body }), mount, logged: true };
+    } finally {
+      release();
+    }
   }
 
   /** A call to the control API: refused before its body is read (the connection closed after), or answered. */
@@ -131,10 +149,14 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
     const head = { method: request.method ?? "GET", basePath: controlPath, path: url.pathname.slice(controlPath.length), query: url.searchParams, headers: request.headers };
     const refused = control.refuse(head);
     if (refused) return { answer: refused, close: true, logged: false, cors: false };
-    const { body, tooLarge, abandon, gone } = await readBody(request, controlBodyBytes);
-    if (gone) return undefined;
-    const answer = tooLarge ? text(413, "The control API takes small JSON bodies.") : await control.answer({ ...head, body });
-    return { answer, close: abandon, logged: false, cors: false };
+    const { body, tooLarge, abandon, gone, release } = await readBody(request, controlBodyBytes, room);
+    try {
+      if (gone) return undefined;
+      const answer = tooLarge ? text(413, "The control API takes small JSON bodies.") : await control.answer({ ...head, body });
+      return { answer, close: abandon, logged: false, cors: false };
+    } finally {
+      release();
+    }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -168,6 +190,7 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
   // Idle connections are kept for a minute: a client reuses them until a second before the hint (undici), so a busy
   // client no longer sends on a socket the sandbox closed a moment before (a reset), as it did at 5 s under load.
   server.keepAliveTimeout = 60_000;
+  server.maxConnections = maxConnections;
   server.headersTimeout = 65_000;
 
   return new Promise((resolve, reject) => {

@@ -9,7 +9,7 @@ import { type Gateway, type Mount, startGateway } from "./gateway.js";
 import { type SurfaceOptions, surfaces } from "./mounts.js";
 import { serverPath } from "./surface-kit.js";
 
-export { connectSandbox } from "./control/client.js";
+export { type ConnectOptions, connectSandbox } from "./control/client.js";
 export type { PendingFault } from "./control/faults.js";
 export type { LogEntry, LogFilter } from "./control/log.js";
 export { type ClockState, type FaultSpec, type SandboxControl, SandboxControlError } from "./control/plane.js";

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimit } from "../src/generated/scraper.operations.js";
 import { connectSandbox, controlPath, type RunningMock, SandboxControlError } from "../src/index.js";
+import { maxPendingFaults } from "../src/limits.js";
 import { call, charged, freshKey, operations, start } from "./support.js";
 
 let mock: RunningMock;
@@ -181,4 +182,16 @@ describe("the bin's commands", () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain("status: executePayout documents no status 404");
   });
+});
+
+it("keeps at most its limit of faults waiting, and says so naming the field", async () => {
+  const own = await start();
+  try {
+    for (let index = 0; index < maxPendingFaults; index++) await own.inject({ operation: "shortvideoRegions", status: 500 });
+    const refused = await own.inject({ operation: "shortvideoRegions", status: 500 }).catch((error: unknown) => error);
+    expect((refused as SandboxControlError).field).toBe("faults");
+    expect(await own.faults()).toHaveLength(maxPendingFaults);
+  } finally {
+    await own.close();
+  }
 });
