@@ -52,6 +52,8 @@ function hostAndPort(value: string | undefined): { name: string; port: number } 
   return groups ? { name: groups.name as string, port: Number(groups.port ?? 80) } : undefined;
 }
 
+const foreign = "The control API answers only requests from its own origin, or from outside a browser.";
+
 /** Whether a request carries a body: a declared length above 0, or a chunked one. */
 const hasBody = (headers: IncomingHttpHeaders) => Number(headers["content-length"] ?? 0) > 0 || headers["transfer-encoding"] !== undefined;
 
@@ -69,12 +71,12 @@ export function refusal(head: ControlHead, access: ControlAccess): SurfaceRespon
   // A browser names the page's origin on every cross-origin request, and on POSTs; only the sandbox's own may drive it.
   const origin = header(headers.origin);
   if (origin !== undefined && origin.toLowerCase() !== `http://${named.name}${named.port === 80 ? "" : `:${named.port}`}`) {
-    return failure(403, "The control API answers only requests from its own origin, or from outside a browser.", "Origin");
+    return failure(403, foreign, "Origin");
   }
   // Requests a browser makes without an Origin (an image, a navigation from another site) still say where they come from.
   const site = header(headers["sec-fetch-site"]);
   if (site !== undefined && site !== "same-origin" && site !== "none") {
-    return failure(403, "The control API answers only requests from its own origin, or from outside a browser.", "Sec-Fetch-Site");
+    return failure(403, foreign, "Sec-Fetch-Site");
   }
   if (access.token !== undefined) {
     const [scheme, sent] = (header(headers.authorization) ?? "").trim().split(/\s+/);

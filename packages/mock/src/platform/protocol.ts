@@ -80,9 +80,7 @@ export interface Issued {
   revoked: boolean;
 }
 
-// Clients, codes and tokens do not expire from memory by age (access tokens stop working after their lifetime): each
-// store is bounded (`stateLimits`), the least recently used client and the oldest code or token forgotten first. The
-// example client and its code are not in them: they stay.
+/** How the sandbox's refresh tokens start: one it forgot is still told from a token it never issued. */
 const refreshPrefix = "sandbox_rt_";
 /** The registration metadata an answer reflects, as sent. */
 const reflected = ["client_name", "redirect_uris", "grant_types", "response_types"];
@@ -110,10 +108,12 @@ function metadataProblem(body: Record<string, unknown>): { error: string; descri
 
 /** The protocol endpoints of one sandbox: `answer(operationId, …)` for every operation with `security: []`. */
 export function createProtocol(seed: string, clock: SandboxClock, example: ExampleClient | undefined) {
+  // Clients, codes and tokens do not expire from memory by age (access tokens stop working after their lifetime): each
+  // store is bounded (`stateLimits`), the least recently used client and the oldest code or token forgotten first.
   const clients = new BoundedMap<Client>(stateLimits.clients);
   const codes = new BoundedMap<Grant>(stateLimits.codes);
   const tokens = new BoundedMap<Issued>(stateLimits.tokens);
-  // The reference's samples name the example client and its code: registered in every sandbox, whatever it forgets.
+  // The reference's samples name the example client and its code: outside those stores, in every sandbox, always.
   const exampleClient: Client | undefined = example && { redirectUris: [example.redirectUri], grantTypes: ["authorization_code", "refresh_token", "client_credentials"] };
   const exampleGrant: Grant | undefined = example?.code && {
     clientId: example.clientId,
