@@ -1,4 +1,6 @@
+import { BoundedMap } from "./bounded.js";
 import type { SandboxClock } from "./control/clock.js";
+import { stateLimits } from "./limits.js";
 import type { Engine, PrismOperation } from "./scraper/engine.js";
 import { TokenBucket } from "./scraper/token-bucket.js";
 
@@ -27,12 +29,6 @@ export function operationRouter(engine: Engine): (method: string, path: string, 
   };
 }
 
-/** Keeps `value` under `key` in a map bounded to `max` entries: the oldest is forgotten first. */
-export function remember<Value>(map: Map<string, Value>, key: string, value: Value, max: number): void {
-  if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value as string);
-  map.set(key, value);
-}
-
 /** One limit of a surface's `x-rate-limits`, as codegen put it in the operation table. */
 interface StatedLimit {
   readonly calls: string;
@@ -48,21 +44,23 @@ export function statedPerMinute(limits: readonly StatedLimit[] | null, calls: st
   return (limit.requests * 60) / limit.periodSeconds;
 }
 
-/** One token bucket per credential, created on first use on the sandbox clock; past `max` credentials the oldest is forgotten. */
+/**
+ * One token bucket per credential, created on first use on the sandbox clock. Bounded (`stateLimits.buckets`): the
+ * least recently used is forgotten first, and starts full again if its credential comes back. No money rides on it.
+ */
 export class Buckets {
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #buckets = new BoundedMap<TokenBucket>(stateLimits.buckets);
   constructor(
     readonly requestsPerMinute: number,
     readonly clock: SandboxClock,
-    readonly max = 100_000,
   ) {}
 
   get(credential: string): TokenBucket {
-    let bucket = this.#buckets.get(credential);
+    let bucket = this.#buckets.use(credential);
     if (!bucket) {
       // A minute of allowance can be spent at once, refilled continuously: the scraper's mechanism, a sandbox choice here.
       bucket = new TokenBucket(this.requestsPerMinute, 60, () => this.clock.now());
-      remember(this.#buckets, credential, bucket, this.max);
+      this.#buckets.set(credential, bucket);
     }
     return bucket;
   }

@@ -3,7 +3,7 @@ import { type BodyProblem, formMediaType, readBody, type Schema } from "../body.
 import { idempotencyRetentionMs, operations, rateLimits } from "../generated/platform.operations.js";
 import { pick } from "../hash.js";
 import { type AnswerRecord, answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceRequest, type SurfaceResponse } from "../http.js";
-import { checkIdempotencyKey, IdempotencyStore } from "../idempotency.js";
+import { checkIdempotencyKey, IdempotencyStore, idempotencyFull } from "../idempotency.js";
 import { requestId } from "../request-id.js";
 import { decodeCursor, encodeCursor } from "../scraper/catalog.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
@@ -154,7 +154,8 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     const [scheme, ...rest] = (header(request.headers.authorization) ?? "").trim().split(/\s+/);
     const token = scheme?.toLowerCase() === "bearer" ? rest.join(" ") : "";
     const issued = token ? protocol.issued(token) : undefined;
-    const dead = token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt));
+    const dead =
+      token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt)) || protocol.forgotten(token);
     if (!token || dead) {
       const message = token ? "The access token has expired or was revoked: re-authenticate." : "An access token is required: send Authorization: Bearer <ACCESS_TOKEN>.";
       return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token", scopeOf(operation)) });
@@ -205,7 +206,11 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     if (paging) return listPage(operation, request, paging, id, limits);
     const served = await documentedSuccess(engine, operation, parsed.body, options.dynamic, `${options.seed}:${request.path}:${fingerprint}`);
     const response = json(served.status, served.body, { "Content-Type": served.contentType, ...limits });
-    if (slot !== undefined) idempotent.store(slot, token, fingerprint, response);
+    // A write whose answer the sandbox cannot keep does not happen: a replay could not find it (a sandbox limit).
+    if (slot !== undefined && !idempotent.store(slot, token, fingerprint, response)) {
+      const retryAfter = String(idempotent.secondsUntilRoom());
+      return failure(429, "rate_limited", idempotencyFull, id, { ...limits, "Retry-After": retryAfter });
+    }
     return response;
   }
 
