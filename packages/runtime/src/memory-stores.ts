@@ -4,7 +4,18 @@ interface Bucket {
   tokens: number;
   updatedAt: number;
   pausedUntil: number;
+  /** The refill waits for the service's first count (see `holdMs`). */
+  held: boolean;
 }
+
+/**
+ * How long a token taken from a full bucket holds the refill when no count of the service's comes. The service's
+ * bucket is full too, and stays full (its refill wasted) until that request reaches it, while this one would already
+ * be refilling: the difference, the first request's latency times the rate, lets one request too many through when the
+ * burst runs out. So the refill resumes at the service's first count (`correct`), or this long after the take. The
+ * Redis store does the same.
+ */
+export const holdMs = 1000;
 
 const capacityOf = (limit: BucketLimit) => Math.max(1, (limit.requestsPerMinute * limit.burstSeconds) / 60);
 
@@ -18,11 +29,12 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
     const at = now();
     let bucket = buckets.get(key);
     if (!bucket) {
-      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0 };
+      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0, held: false };
       buckets.set(key, bucket);
     } else if (at > bucket.updatedAt) {
       bucket.tokens = Math.min(capacityOf(limit), bucket.tokens + ((at - bucket.updatedAt) * limit.requestsPerMinute) / 60_000);
       bucket.updatedAt = at;
+      bucket.held = false;
     }
     return bucket;
   };
@@ -32,13 +44,22 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       const paused = bucket.pausedUntil - now();
       if (paused > 0) return Math.ceil(paused);
       if (bucket.tokens >= 1) {
+        if (bucket.tokens >= capacityOf(limit)) {
+          bucket.updatedAt = now() + holdMs;
+          bucket.held = true;
+        }
         bucket.tokens -= 1;
         return 0;
       }
-      return Math.ceil(((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
+      return Math.ceil(bucket.updatedAt - now() + ((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
     },
     correct(key, limit, remaining) {
       const bucket = refilled(key, limit);
+      // The service's count: its bucket is refilling now, and so does this one.
+      if (bucket.held) {
+        bucket.updatedAt = Math.min(bucket.updatedAt, now());
+        bucket.held = false;
+      }
       bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), remaining)));
     },
     pause(key, limit, ms) {
@@ -48,6 +69,7 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       // No refill while paused: the bucket starts filling again when the pause ends.
       bucket.updatedAt = Math.max(bucket.updatedAt, until);
       bucket.pausedUntil = Math.max(bucket.pausedUntil, until);
+      bucket.held = false;
     },
   };
 }

@@ -6,14 +6,28 @@ import { type CreditReservation, memoryBudgetStore, memoryRateLimitStore, Pacer,
 const limit = { requestsPerMinute: 60, burstSeconds: 60 };
 
 describe("the in-memory token bucket", () => {
-  it("lets a minute's allowance through as a burst, then refills continuously", () => {
+  it("lets a minute's allowance through as a burst, then refills continuously from the service's first count", () => {
     let now = 0;
     const store = memoryRateLimitStore(() => now);
     for (let i = 0; i < 60; i++) expect(store.take("k", limit)).toBe(0);
+    now += 200;
+    store.correct("k", limit, 59); // the first answer's count: the service's bucket refills from now on
     expect(store.take("k", limit)).toBe(1000); // one token a second at 60 a minute; nothing taken
     now += 500;
     expect(store.take("k", limit)).toBe(500);
     now += 500;
+    expect(store.take("k", limit)).toBe(0);
+  });
+
+  it("holds the refill after a take from a full bucket until the service's first count, or holdMs without one", () => {
+    let now = 0;
+    const store = memoryRateLimitStore(() => now);
+    for (let i = 0; i < 60; i++) store.take("k", limit);
+    // The service's bucket stays full until the first request reaches it: this one does not refill before then.
+    expect(store.take("k", limit)).toBe(2000);
+    now += 1000;
+    expect(store.take("k", limit)).toBe(1000);
+    now += 1000;
     expect(store.take("k", limit)).toBe(0);
   });
 
