@@ -34,7 +34,6 @@ type Operation = {
 };
 type PathItem = Record<string, Operation> & { servers?: Array<{ url: string }>; parameters?: Parameter[] };
 type Description = { servers: Array<{ url: string }>; paths: Record<string, PathItem> };
-type Validate = (id: never, ...rest: never[]) => { valid: boolean; errors?: Array<{ message: string }> };
 
 const load = (api: string) => JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`@content-scraper/spec/${api}.deref.json`), "utf8")) as Description;
 const serverPath = (url: string) => new URL(url.replace(/\{[^}]*\}/g, "host")).pathname.replace(/\/$/, "");
