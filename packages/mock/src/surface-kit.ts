@@ -90,16 +90,43 @@ export async function documentedSuccess(engine: Engine, operation: PrismOperatio
   return served;
 }
 
-/** The first integer query parameter outside its documented schema (`type: integer`, `minimum`, `maximum`), said plainly. */
+/** The parts of a query parameter's schema the sandbox checks. */
+interface QuerySchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+/**
+ * The first query parameter sent outside its documented schema, said plainly: an integer's type and range (`minimum`,
+ * `maximum`), a string's length (`minLength`, `maxLength`, in characters) and `pattern`.
+ */
 export function queryProblem(operation: PrismOperation, query: URLSearchParams | undefined): string | undefined {
   for (const parameter of operation.request?.query ?? []) {
     const value = query?.get(parameter.name);
-    const schema = parameter.schema as { type?: string; minimum?: number; maximum?: number } | undefined;
-    if (value === null || value === undefined || schema?.type !== "integer") continue;
-    const number = Number(value);
-    if (value.trim() === "" || !Number.isInteger(number)) return `${parameter.name} must be an integer.`;
-    if (schema.maximum !== undefined && number > schema.maximum) return `${parameter.name} must be at most ${schema.maximum}.`;
-    if (schema.minimum !== undefined && number < schema.minimum) return `${parameter.name} must be at least ${schema.minimum}.`;
+    const schema = parameter.schema as QuerySchema | undefined;
+    if (value === null || value === undefined || schema === undefined) continue;
+    const problem = schema.type === "integer" ? integerProblem(value, schema) : schema.type === "string" ? stringProblem(value, schema) : undefined;
+    if (problem) return `${parameter.name} ${problem}.`;
   }
+  return undefined;
+}
+
+function integerProblem(value: string, schema: QuerySchema): string | undefined {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isInteger(number)) return "must be an integer";
+  if (schema.maximum !== undefined && number > schema.maximum) return `must be at most ${schema.maximum}`;
+  if (schema.minimum !== undefined && number < schema.minimum) return `must be at least ${schema.minimum}`;
+  return undefined;
+}
+
+function stringProblem(value: string, schema: QuerySchema): string | undefined {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) return value === "" ? "must not be empty" : `must be at least ${schema.minLength} characters long`;
+  if (schema.maxLength !== undefined && length > schema.maxLength) return `must be at most ${schema.maxLength} characters long`;
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) return `must match the pattern ${schema.pattern}`;
   return undefined;
 }

@@ -85,6 +85,11 @@ export interface RateLimitEntry {
   per: string[] | null;
   window: "rolling" | null;
   accounts?: string;
+  /**
+   * The rate-limit headers of the calls it counts: on which responses, their names (`null` where the reference does not
+   * show them) and the statuses that add `Retry-After`; `null` where the reference does not say whether there are any.
+   */
+  headers?: { on: "every-response"; names: string[] | null; retryAfter: number[] } | null;
 }
 
 export interface OAuthFlowRules {
@@ -185,9 +190,14 @@ function idempotencyKeyRules(document: OpenApiDocument, item: Node, operation: N
   });
 }
 
-/** The scheme names of an operation-level `security` (`[]`: no credential), or undefined when it inherits the document's. */
+/**
+ * The scheme names of an operation-level `security`, or undefined when it inherits the document's. `[]` when a call may
+ * carry no credential at all (`security: []`, or an empty alternative such as `[{}, { ClientSecretBasic: [] }]`, where a
+ * public client sends none): the table's clients attach no token to such a call.
+ */
 function securityOf(operation: Node): string[] | undefined {
   const security = operation.security as Array<Record<string, unknown>> | undefined;
+  if (security?.some((requirement) => Object.keys(requirement).length === 0)) return [];
   return security && [...new Set(security.flatMap((requirement) => Object.keys(requirement)))];
 }
 

@@ -86,8 +86,10 @@ const refreshPrefix = "sandbox_rt_";
 const reflected = ["client_name", "redirect_uris", "grant_types", "response_types"];
 
 const unsupportedGrant = "grant_type must be authorization_code, refresh_token or client_credentials, in a form body.";
+/** RFC 6749 §5.2: an `error_description` is printable ASCII without `"` and `\`. */
+const describable = (text: string) => text.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
 const protocolError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-  json(status, { error, error_description: description }, headers);
+  json(status, { error, error_description: describable(description) }, headers);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -154,7 +156,9 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
     const unsigned = `${base64url({ alg: "HS256", typ: "at+jwt" })}.${base64url(claims)}`;
     const accessToken = `${unsigned}.${sign(unsigned)}`;
     tokens.set(accessToken, { clientId, scopes, expiresAt: now + lifetimeSeconds * 1000, kind: "access", revoked: false });
-    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: lifetimeSeconds, scope: scopes.join(" ") };
+    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: lifetimeSeconds };
+    // RFC 6749 §3.3: a scope is one or more scope tokens; a grant of none carries no `scope`.
+    if (scopes.length > 0) body.scope = scopes.join(" ");
     if (clientOf(clientId)?.grantTypes.includes("refresh_token")) {
       const refreshToken = `${refreshPrefix}${randomBytes(18).toString("base64url")}`;
       tokens.set(refreshToken, { clientId, scopes, expiresAt: Number.POSITIVE_INFINITY, kind: "refresh", revoked: false });
@@ -175,7 +179,7 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
    * fresh `code`, the `state` and `iss`. An unregistered client, or a redirect URI it did not register, cannot be
    * trusted: the documented HTML error page.
    */
-  function authorize(query: URLSearchParams, issuer: string): SurfaceResponse {
+  function authorize(query: URLSearchParams, issuer: string, problem: string | undefined): SurfaceResponse {
     const clientId = query.get("client_id") ?? "";
     const redirectUri = query.get("redirect_uri") ?? "";
     const client = clientOf(clientId);
@@ -196,6 +200,8 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
     if (responseType === null) refuse("invalid_request", "response_type is required: code.");
     else if (responseType !== "code") refuse("unsupported_response_type", "Only response_type=code (the authorization code flow) is supported.");
     else if (query.get("code_challenge_method") !== "S256" || !challenge) refuse("invalid_request", "PKCE with code_challenge_method=S256 is required.");
+    // A parameter outside its documented schema (a code_challenge that is no RFC 7636 §4.2 challenge, …).
+    else if (problem) refuse("invalid_request", problem);
     else if (!client.grantTypes.includes("authorization_code")) refuse("unauthorized_client", "This client did not register the authorization_code grant.");
     else if (!scopes.ok) refuse("invalid_scope", `Unknown scope: ${scopes.scope}.`);
     else {
@@ -203,8 +209,9 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
       codes.set(code, { clientId, redirectUri, challenge, scopes: scopes.scopes, used: false });
       target.searchParams.set("code", code);
     }
+    // RFC 6749 §3.1: a parameter sent without a value counts as left out.
     const state = query.get("state");
-    if (state !== null) target.searchParams.set("state", state);
+    if (state) target.searchParams.set("state", state);
     target.searchParams.set("iss", issuer);
     return { status: 302, headers: { Location: target.toString() }, body: "" };
   }
@@ -270,18 +277,24 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
      * `grant_type` the token endpoint does not offer is `unsupported_grant_type` whatever else is wrong (§5.2).
      */
     refuseBody(operationId: string, problem: BodyProblem): SurfaceResponse {
-      if (operationId === "registerClient") return protocolError(400, "invalid_client_metadata", problem.message);
+      if (operationId === "registerClient") {
+        const error = problem.field?.split(".")[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata";
+        return protocolError(400, error, problem.message);
+      }
       if (operationId === "requestToken" && problem.field === "grant_type" && problem.reason !== "required") {
         return protocolError(400, "unsupported_grant_type", unsupportedGrant);
       }
       return protocolError(400, "invalid_request", problem.message);
     },
-    /** Answers a protocol operation; `body` is the request body, already decoded and valid against its schema. */
-    async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented): Promise<SurfaceResponse> {
+    /**
+     * Answers a protocol operation; `body` is the request body, already decoded and valid against its schema, and
+     * `queryProblem` the first query parameter outside its documented schema, if any.
+     */
+    async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented, queryProblem?: string): Promise<SurfaceResponse> {
       const origin = originOf(request.headers);
       switch (operationId) {
         case "authorizeClient":
-          return authorize(request.query ?? new URLSearchParams(), origin);
+          return authorize(request.query ?? new URLSearchParams(), origin, queryProblem);
         case "getAuthorizationServerMetadata":
           return metadataAt(origin, await documented());
         case "registerClient":

@@ -119,14 +119,17 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   const invalid = (problem: BodyProblem, id: string, headers: Record<string, string>) =>
     failure(400, "invalid_request", problem.message, id, headers, { ...(problem.field === undefined ? {} : { field: problem.field }), reason: problem.reason });
 
-  /** The body in the operation's documented media type: a form endpoint reads no parameters from a body of another type. */
+  /**
+   * The body in the operation's documented media type. A form endpoint reads its parameters from a form body only: no body,
+   * or a body of another type, is a form without parameters (so a missing one is named, RFC 6749 §5.2 `invalid_request`).
+   */
   function bodyOf(operation: PrismOperation, rules: Rules, request: SurfaceRequest): ReturnType<typeof readBody> {
     // An operation that documents no body reads none.
     if (!operation.request?.body) return { ok: true, body: undefined };
     const content = operation.request.body.contents?.[0];
     const mediaType = content?.mediaType ?? "application/json";
     const sent = header(request.headers["content-type"])?.split(";")[0]?.trim().toLowerCase();
-    const raw = mediaType === formMediaType && sent !== formMediaType ? (request.body && Buffer.alloc(0)) : request.body;
+    const raw = mediaType === formMediaType ? ((sent === formMediaType ? request.body : undefined) ?? Buffer.alloc(0)) : request.body;
     return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType, schema: content?.schema as Schema | undefined });
   }
 
@@ -148,7 +151,8 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
       const injected = fault();
       await clock.sleep(injected?.latencyMs ?? 0);
       if (injected?.status !== undefined) return faulted(operation, injected.status, id, origin, {});
-      return protocol.answer(rules.operationId, request, parsed.body, () => documentedSuccess(engine, operation, parsed.body, false, options.seed));
+      const documented = () => documentedSuccess(engine, operation, parsed.body, false, options.seed);
+      return protocol.answer(rules.operationId, request, parsed.body, documented, queryProblem(operation, request.query));
     }
 
     const [scheme, ...rest] = (header(request.headers.authorization) ?? "").trim().split(/\s+/);
