@@ -100,7 +100,7 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
         },
       );
     },
-    afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
+    afterResponse: pacer ? (response, ageMs) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining"), ageMs) : undefined,
     retryDelay: ({ response, text }, attempt, { rules }) => {
       const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
       if (!error.retryable) return undefined;

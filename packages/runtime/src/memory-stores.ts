@@ -53,14 +53,17 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       }
       return Math.ceil(bucket.updatedAt - now() + ((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
     },
-    correct(key, limit, remaining) {
+    correct(key, limit, remaining, ageMs = 0) {
       const bucket = refilled(key, limit);
-      // The service's count: its bucket is refilling now, and so does this one.
+      // The service counted when the request reached it: about half its age ago (its way there).
+      const since = Math.max(0, ageMs) / 2;
+      // The service's bucket has been refilling since it admitted that request, and so does this one.
       if (bucket.held) {
-        bucket.updatedAt = Math.min(bucket.updatedAt, now());
+        bucket.updatedAt = Math.min(bucket.updatedAt, now() - since);
         bucket.held = false;
       }
-      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), remaining)));
+      const counted = remaining + (since * limit.requestsPerMinute) / 60_000;
+      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), counted)));
     },
     pause(key, limit, ms) {
       const bucket = refilled(key, limit);

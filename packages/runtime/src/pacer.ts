@@ -81,9 +81,9 @@ export class Pacer {
     return performance.now() - started;
   }
 
-  /** Never more tokens than the service says remain. */
-  async correct(remaining: number | undefined): Promise<void> {
-    if (remaining !== undefined) await this.store.correct(await this.key, this.limit, remaining);
+  /** Never more tokens than the service says remain (as of `ageMs` ago, when its answer's request left). */
+  async correct(remaining: number | undefined, ageMs = 0): Promise<void> {
+    if (remaining !== undefined) await this.store.correct(await this.key, this.limit, remaining, ageMs);
   }
 
   /** No token for anyone sharing the bucket until `ms` from now (a 429's `Retry-After`). */

@@ -144,8 +144,11 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
    * `PacingTimeout`, which fails the call with `errors.timeout` (not in flight).
    */
   beforeAttempt?: ((signal: AbortSignal | undefined, call: Call, until: number | undefined) => Promise<number | undefined> | number | undefined) | undefined;
-  /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
-  afterResponse?: ((response: Response) => void) | undefined;
+  /**
+   * Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count;
+   * `ageMs` is how long ago its request left, so how old the figures it carries are.
+   */
+  afterResponse?: ((response: Response, ageMs: number) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
   retryDelay(answer: Answer, attempt: number, call: Call): RetryDecision | undefined;
   /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
@@ -231,7 +234,7 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
       timer.clear();
     }
     const answeredAt = performance.now();
-    config.afterResponse?.(response);
+    config.afterResponse?.(response, answeredAt - sentAt);
     const answer = { response, text, attempts: attempt + 1, elapsedMs: answeredAt - started };
     const decision = response.ok || attempt >= maxRetries ? undefined : config.retryDelay(answer, attempt, call);
     const retrying = decision !== undefined && decision.delayMs <= config.maxRetryWaitMs;

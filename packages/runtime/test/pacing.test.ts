@@ -19,6 +19,22 @@ describe("the in-memory token bucket", () => {
     expect(store.take("k", limit)).toBe(0);
   });
 
+  it("reads the service's count as of when it admitted the request: half the answer's age ago", () => {
+    let now = 0;
+    const store = memoryRateLimitStore(() => now);
+    for (let i = 0; i < 60; i++) store.take("k", limit);
+    now += 2000;
+    // The answer's request left 2 s ago and reached the service 1 s ago: its bucket has refilled since then.
+    store.correct("k", limit, 0, 2000);
+    expect(store.take("k", limit)).toBe(0);
+    expect(store.take("k", limit)).toBe(1000);
+    // A count that says less than what refilled since its admission takes the bucket down to that much, no lower.
+    now += 5000;
+    store.correct("k", limit, 0, 2000);
+    expect(store.take("k", limit)).toBe(0);
+    expect(store.take("k", limit)).toBe(1000);
+  });
+
   it("holds the refill after a take from a full bucket until the service's first count, or holdMs without one", () => {
     let now = 0;
     const store = memoryRateLimitStore(() => now);
