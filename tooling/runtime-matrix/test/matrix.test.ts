@@ -4,7 +4,7 @@
 // tarballs into a fresh project, as an integrator installs it.
 import { startMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHostileServer } from "../src/hostile-server.mjs";
+import { startHostileServer } from "../src/hostile-server.js";
 import { installedProject } from "../src/install.mjs";
 import { runMatrix } from "../src/runtimes.mjs";
 
