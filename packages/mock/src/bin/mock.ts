@@ -6,6 +6,15 @@ import { parseArgs } from "node:util";
 import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
 import { SandboxControlError } from "../control/plane.js";
 
+// A reader that stops early (`content-scraper-mock --help | head`) closes the pipe: end quietly, as a Unix tool that
+// SIGPIPE stops does (status 128 + 13), instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(141);
+  });
+}
+
 const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]
        content-scraper-mock <command> …
 
