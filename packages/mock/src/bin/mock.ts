@@ -81,6 +81,12 @@ const options = {
   requestsPerMinute: number("rate-limit", values["rate-limit"]),
   timeScale: number("time-scale", values["time-scale"]),
 };
+// Run by a package manager (`npx @content-scraper/mock`, `pnpm mock`), the sandbox is the child of a shell that the
+// package manager signals and that does not pass the signal on: when that shell goes, or the package manager above it
+// (the shell may outlive it for a while), the sandbox stops with them instead of serving on as an orphan. Both are
+// noted now: whoever reads the banner may stop the package manager at once, before the sandbox runs another line.
+const launchers = process.env.npm_command || process.env.npm_lifecycle_event ? { shell: process.ppid, manager: parentOf(process.ppid) } : undefined;
+
 // Loaded once the arguments are known to be usable: Prism takes a moment to load.
 const { startMock } = await import("../index.js");
 const mock = await startMock(options).catch((error: Error) => {
@@ -110,14 +116,10 @@ function stop(): void {
 }
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
 
-// Run by a package manager (`npx content-scraper-mock`, `pnpm mock`), the sandbox is the child of a shell that the
-// package manager signals and that does not pass the signal on: when that shell goes, or the package manager above it
-// (the shell may outlive it for a while), the sandbox stops with them instead of serving on as an orphan.
-if (process.env.npm_command || process.env.npm_lifecycle_event) {
-  const parent = process.ppid;
-  const grandparent = parentOf(parent);
+if (launchers) {
+  const { shell, manager } = launchers;
   setInterval(() => {
-    if (process.ppid !== parent || (grandparent !== undefined && !alive(grandparent))) stop();
+    if (process.ppid !== shell || (manager !== undefined && !alive(manager))) stop();
   }, 250).unref();
 }
 
