@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A private npm registry on loopback (Verdaccio), for the registry test and for trying a release by hand: storage in a
 // temporary folder that goes with it, no uplinks (it serves only what is published to it), and one user whose token
-// may publish. `node tooling/release/src/local-registry.mjs` starts one and prints its URL and an .npmrc line.
+// may publish. `node tooling/release/src/local-registry.mjs` starts one and prints what sends the scope there.
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { once } from "node:events";
@@ -92,7 +92,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   else {
     const registry = await startLocalRegistry();
     console.log(`Verdaccio on ${registry.url} (Ctrl-C stops it, and takes what was published with it)`);
-    console.log(`  npm_config_registry=${registry.url}`);
+    // The scope only: a release's tests still install third-party packages from the npm registry.
+    console.log(`  env 'npm_config_@content-scraper:registry=${registry.url}'`);
     console.log(`  .npmrc: ${registry.authLine}`);
     for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => registry.stop().then(() => process.exit(0)));
   }
