@@ -5,9 +5,9 @@ import { repoDir } from "./site.mjs";
 
 /**
 ^ * A changeset's words for integrators, without its `- correction` lines, which tell the release's breaking-change gate
- * (by JSON pointer) which changes only describe what the service already did.
+ * (by surface, JSON pointer and kind) which changes only describe what the service already did.
  */
-const withoutCorrections = (text) => text.replace(/^\s*- correction `[^`]*`:.*\n?/gm, "");
+const withoutCorrections = (text) => text.replace(/^\s*- correction\b.*\n?/gm, "");
 
 /** The pending changesets: `[{ bumps: { "@content-scraper/client": "minor" }, summary }]`. */
 export async function pendingChangesets() {

@@ -117,6 +117,7 @@ describe("neighbouring surfaces' requests follow the reference's rules", () => {
 
   const writes = ["testWebhook", "executePayout", "executeQuickPay", "createInvoice", "sendInvoice", "voidInvoice", "createCampaignAnalyticsHistory"];
   type BodyRow = [surface: Surface, operationId: string, mediaType: string, body: unknown, accepted: boolean, why: string];
+  const exchange = { grant_type: "authorization_code", code: "c", redirect_uri: "https://app.example/cb" };
   const bodyRows: BodyRow[] = [
     ...writes.flatMap((id): BodyRow[] => [
       ["platform", id, "application/json", {}, true, "an empty object (the fields are not shown)"],
@@ -126,10 +127,23 @@ describe("neighbouring surfaces' requests follow the reference's rules", () => {
     ]),
     ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "client_credentials" }, true, "client credentials"],
     ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "refresh_token", refresh_token: "rt" }, true, "a refresh"],
-    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "urn:example:other" }, true, "a grant not shown (the list is not complete)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "urn:example:other" }, false, "a grant the reference does not show (RFC 6749 §4.5 extension grants are not shown)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "authorization_code" }, false, "a code exchange without its code (RFC 6749 §4.1.3)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "refresh_token", refresh_token: "" }, false, "an empty refresh token (RFC 6749 §3.2: an empty parameter is left out)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { grant_type: "refresh_token", refresh_token: "rt", scope: "" }, true, "an empty optional scope (left out)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { ...exchange, code_verifier: "v".repeat(43) }, true, "a 43-character verifier (RFC 7636 §4.1)"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { ...exchange, code_verifier: "v".repeat(128) }, true, "a 128-character verifier"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { ...exchange, code_verifier: "v".repeat(42) }, false, "a 42-character verifier"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { ...exchange, code_verifier: "v".repeat(129) }, false, "a 129-character verifier"],
+    ["platform", "requestToken", "application/x-www-form-urlencoded", { ...exchange, code_verifier: `${"v".repeat(42)}+` }, false, "a verifier outside A-Z a-z 0-9 - . _ ~"],
     ["platform", "requestToken", "application/x-www-form-urlencoded", {}, false, "no grant_type"],
     ["platform", "registerClient", "application/json", { redirect_uris: ["https://app.example/cb"] }, true, "RFC 7591 metadata"],
+    ["platform", "registerClient", "application/json", { grant_types: "refresh_token" }, false, "grant_types that is not an array (RFC 7591 §2)"],
+    ["platform", "registerClient", "application/json", { software_version: "2.1", x_vendor: true }, true, "metadata of other specifications (RFC 7591 §2)"],
     ["platform", "revokeToken", "application/x-www-form-urlencoded", { token: "rt" }, true, "a token"],
+    ["platform", "revokeToken", "application/x-www-form-urlencoded", { token: "rt", token_type_hint: "refresh_token" }, true, "a token with its hint (RFC 7009 §2.1)"],
+    ["platform", "revokeToken", "application/x-www-form-urlencoded", { foo: "bar" }, false, "no token (RFC 7009 §2.1)"],
+    ["platform", "revokeToken", "application/x-www-form-urlencoded", { token: "" }, false, "an empty token (RFC 6749 §3.2: left out)"],
   ];
   it.each(bodyRows.map(([s, id, mt, b, ok, why]) => [`${s} ${id}: ${ok ? "accepts" : "rejects"} ${why}`, s, id, mt, b, ok] as const))(
     "%s",
@@ -147,7 +161,14 @@ describe("neighbouring surfaces' requests follow the reference's rules", () => {
     ["platform", "createCampaignAnalyticsHistory", "header", "Idempotency-Key", key(201), false, "201 characters"],
     ["platform", "listWebhookDeliveries", "query", "limit", 100, true, "a list limit of 100"],
     ["platform", "listWebhookDeliveries", "query", "limit", 101, false, "a list limit over 100"],
+    ["platform", "listWebhookDeliveries", "query", "limit", 1, true, "a list limit of 1"],
+    ["platform", "listWebhookDeliveries", "query", "limit", 0, false, "a list limit of 0"],
     ["platform", "listWebhookDeliveries", "query", "cursor", "eyJpZCI6MX0", true, "an opaque cursor"],
+    ["platform", "listWebhookDeliveries", "query", "cursor", "", false, "an empty cursor (names no page)"],
+    ["platform", "createInvoice", "header", "Idempotency-Key", "", false, "an empty optional Idempotency-Key (no key)"],
+    ["platform", "executePayout", "header", "Idempotency-Key", "", false, "an empty required Idempotency-Key (no key)"],
+    ["platform", "getPostMetricsHistory", "query", "limit", 0, false, "a metrics-history limit of 0"],
+    ["platform-legacy", "getPostMetricsHistory", "query", "limit", 0, false, "a legacy metrics-history limit of 0"],
     ["platform", "getPostMetricsHistory", "query", "limit", 500, true, "a metrics-history limit of 500"],
     ["platform", "getPostMetricsHistory", "query", "limit", 501, false, "a metrics-history limit over 500"],
     ["platform", "getPostMetricsHistory", "query", "days", 30, true, "days (its type is not shown, so anything)"],
@@ -155,6 +176,9 @@ describe("neighbouring surfaces' requests follow the reference's rules", () => {
     ["platform-legacy", "getPostMetricsHistory", "query", "limit", 501, false, "a metrics-history limit over 500"],
     ["platform", "authorizeClient", "query", "code_challenge_method", "S256", true, "PKCE S256"],
     ["platform", "authorizeClient", "query", "code_challenge_method", "plain", false, "PKCE plain"],
+    ["platform", "authorizeClient", "query", "code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", true, "an S256 challenge (RFC 7636 §4.2)"],
+    ["platform", "authorizeClient", "query", "code_challenge", "c".repeat(42), false, "a 42-character challenge"],
+    ["platform", "authorizeClient", "query", "code_challenge", "c".repeat(129), false, "a 129-character challenge"],
   ];
   it.each(
     parameterRows.map(([s, id, where, name, v, ok, why]) => [`${s} ${id} ${name}: ${ok ? "accepts" : "rejects"} ${why}`, s, id, where, name, v, ok] as const),
@@ -163,10 +187,10 @@ describe("neighbouring surfaces' requests follow the reference's rules", () => {
   });
 
   it("defaults list limits to 25 and legacy pages to 1, with the legacy convention in components", () => {
-    expect(parameter("platform", "listWebhookDeliveries", "query", "limit").schema).toMatchObject({ type: "integer", default: 25, maximum: 100 });
+    expect(parameter("platform", "listWebhookDeliveries", "query", "limit").schema).toMatchObject({ type: "integer", default: 25, minimum: 1, maximum: 100 });
     const components = legacy.document.components as { parameters: Record<string, Parameter> };
     expect(components.parameters.Page?.schema).toMatchObject({ type: "integer", default: 1 });
-    expect(components.parameters.Limit?.schema).toMatchObject({ type: "integer", default: 25, maximum: 100 });
+    expect(components.parameters.Limit?.schema).toMatchObject({ type: "integer", default: 25, minimum: 1, maximum: 100 });
   });
 
   it("requires PKCE S256 on /authorize and Idempotency-Key where the reference does", () => {

@@ -45,6 +45,16 @@ const shapes = {
         per: nullable({ type: "array", minItems: 1, items: { type: "string", minLength: 1 } }),
         window: { enum: ["rolling", null] },
         accounts: { type: "string", minLength: 1 },
+        headers: nullable({
+          type: "object",
+          additionalProperties: false,
+          required: ["on", "names", "retryAfter"],
+          properties: {
+            on: { enum: ["every-response"] },
+            names: nullable({ type: "array", minItems: 1, items: { type: "string", minLength: 1 } }),
+            retryAfter: { type: "array", items: { type: "integer", minimum: 100, maximum: 599 } },
+          },
+        }),
       },
     },
   },
@@ -215,7 +225,10 @@ describe("the OAuth platform description", () => {
   });
 
   it("leaves the protocol endpoints without bearer security and answers them with RFC 6749 errors", () => {
-    for (const id of protocol) expect(byId(api, id).operation.security, id).toEqual([]);
+    // /token and /revoke: no credential (a public client) or HTTP Basic client authentication (RFC 6749 §2.3.1).
+    const clientAuthenticated = ["requestToken", "revokeToken"];
+    for (const id of protocol) expect(byId(api, id).operation.security, id).toEqual(clientAuthenticated.includes(id) ? [{}, { ClientSecretBasic: [] }] : []);
+    expect(components(api).securitySchemes?.ClientSecretBasic).toMatchObject({ type: "http", scheme: "basic" });
     for (const id of ["registerClient", "requestToken", "revokeToken"]) {
       expect(response(api, id, "429").content?.["application/json"]?.schema).toBeDefined();
       expect(JSON.stringify(response(api, id, "429").content)).toContain("temporarily_unavailable");
@@ -281,9 +294,12 @@ describe("the OAuth platform description", () => {
 
   it("pages lists on cursor: data, nextCursor and hasMore, nextCursor null when hasMore is false", () => {
     // Two complete shapes: more pages (a cursor to pass back) or the last page (nextCursor null).
-    const page = schemas(api).CursorPage as { oneOf: Array<{ required: string[]; properties: Record<string, Node> }> };
-    expect(page.oneOf.map(({ required }) => required)).toEqual([["data", "nextCursor", "hasMore"], ["data", "nextCursor", "hasMore"]]);
+    const page = schemas(api).CursorPage as { required: string[]; oneOf: Array<{ required: string[]; properties: Record<string, Node> }> };
+    expect(page.required).toEqual(["data", "nextCursor", "hasMore"]);
+    expect(page.oneOf.map(({ required }) => required)).toEqual([["hasMore", "nextCursor"], ["hasMore", "nextCursor"]]);
     expect(page.oneOf.map(({ properties }) => properties.hasMore?.const)).toEqual([true, false]);
+    // The last page's nextCursor is never exactly `type: 'null'`, which openapi-fetch's Readable drops (spec/README.md).
+    expect(JSON.stringify(page)).not.toContain('"type":"null"');
     const list = byId(api, "listWebhookDeliveries").operation;
     const names = (list.parameters ?? []).map((ref) => deref<Parameter>(document, ref).name);
     expect(names).toEqual(["cursor", "limit"]);
@@ -306,20 +322,52 @@ describe("the OAuth platform description", () => {
     expect(validate(page, { data: [{}], nextCursor: "c2", hasMore: true }).valid).toBe(true);
     expect(validate(page, { data: [], nextCursor: "c2", hasMore: false }).valid).toBe(false);
     expect(validate(page, { data: [], hasMore: false }).valid).toBe(false);
+    expect(validate(page, { data: [], nextCursor: null, hasMore: true }).valid).toBe(false);
+    expect(validate(page, { data: [], nextCursor: "", hasMore: true }).valid).toBe(false);
   });
 
   it("limits resource calls to 600 per minute per (client, company) pair in a rolling window", () => {
-    expect(document["x-rate-limits"]).toContainEqual({ calls: "resource", requests: 600, periodSeconds: 60, per: ["client", "company"], window: "rolling" });
+    // Every resource response carries the rate-limit headers, whose names the reference does not show; a 429 adds Retry-After.
+    const headers = { on: "every-response", names: null, retryAfter: [429] };
+    expect(document["x-rate-limits"]).toContainEqual({ calls: "resource", requests: 600, periodSeconds: 60, per: ["client", "company"], window: "rolling", headers });
   });
 
   it("keeps unshown bodies open", () => {
-    for (const name of ["WebhookDelivery", "PostMetricsHistory", "ExecutePayoutRequest", "ClientRegistrationRequest", "TokenResponse"]) {
+    for (const name of ["WebhookDelivery", "PostMetricsHistory", "ExecutePayoutRequest"]) {
       const schema = schemas(api)[name] as Node;
       expect(schema.type, name).toBe("object");
       expect(schema.additionalProperties, name).toBe(true);
       expect(schema.properties, name).toBeUndefined();
       expect(schema["x-not-shown"], name).toBeTruthy();
     }
+  });
+
+  it("types the protocol bodies as the RFCs it cites define them, open where they are", () => {
+    const { validate } = schemaValidator(api);
+    const required = (name: string) => (schemas(api)[name] as { required?: string[] }).required;
+    // RFC 6749 §5.1, OAuth 2.1 §3.2.3; RFC 8414 §2; RFC 7009 §2.1; RFC 7591 §3.2.1 (in the allOf).
+    expect(required("TokenResponse")).toEqual(["access_token", "token_type"]);
+    expect(required("AuthorizationServerMetadata")).toEqual(["issuer", "authorization_endpoint", "token_endpoint", "response_types_supported"]);
+    expect(required("RevocationRequest")).toEqual(["token"]);
+    for (const name of ["TokenResponse", "AuthorizationServerMetadata", "ClientRegistrationRequest", "RevocationRequest", "ProtocolError"]) {
+      const schema = schemas(api)[name] as Node;
+      expect(schema.additionalProperties ?? true, name).toBe(true);
+      expect(String(schema.description), name).toMatch(/RFC \d+ §/);
+    }
+    const token = schemas(api).TokenResponse;
+    const issued = { access_token: "eyJ.a.b", token_type: "Bearer", expires_in: 3600, scope: "posts:read", id_token: "x" };
+    expect(validate(token, issued).valid).toBe(true);
+    expect(validate(token, { token_type: "Bearer" }).valid).toBe(false);
+    expect(validate(token, { ...issued, scope: "" }).valid).toBe(false);
+    expect(validate(token, { ...issued, expires_in: "3600" }).valid).toBe(false);
+    const registered = schemas(api).ClientRegistrationResponse;
+    expect(validate(registered, { client_id: "c", grant_types: ["authorization_code"] }).valid).toBe(true);
+    expect(validate(registered, { client_name: "no id" }).valid).toBe(false);
+    expect(validate(registered, { client_id: "c", client_secret: "s" }).valid).toBe(false);
+    expect(validate(registered, { client_id: "c", client_secret: "s", client_secret_expires_at: 0 }).valid).toBe(true);
+    const error = schemas(api).ProtocolError;
+    expect(validate(error, { error: "invalid_grant", error_uri: "https://docs.example/errors" }).valid).toBe(true);
+    expect(validate(error, { error: "invalid_grant", error_description: 'says "no"' }).valid).toBe(false);
   });
 });
 

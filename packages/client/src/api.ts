@@ -17,7 +17,7 @@ export function scraperApi(client: ScraperClient): Client<paths> {
   return createClient<paths>({
     baseUrl: client.baseUrl,
     // openapi-fetch reads the body itself: it gets a fresh response over the bytes the pipeline read.
-    fetch: async (request) => responseFrom(await sendThrough(client, await outgoingFrom(request), rulesFor(client.baseUrl, request.url), request.signal)),
+    fetch: async (request) => responseFrom(await client[sendThrough](await outgoingFrom(request), rulesFor(client.baseUrl, request.url), request.signal)),
   });
 }
 

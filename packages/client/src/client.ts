@@ -32,7 +32,7 @@ import type {
   RequestOptions,
   ScraperResult,
 } from "./types.js";
-import { unseenPost, type Walk, walkItems, walkPages } from "./walk.js";
+import { postKey, unseenPost, type Walk, walkItems, walkPages } from "./walk.js";
 
 /** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one budget, one ledger. */
 interface Family {
@@ -45,6 +45,7 @@ interface Family {
 
 function createFamily(options: ScraperClientOptions): Family {
   const resolved = resolveOptions(options);
+  const { redactor } = resolved;
   const ledger = new Ledger();
   const keyFor = (prefix: string, given: string | undefined, shared: boolean) =>
     given ?? (shared ? credentialKey(prefix, resolved.apiKey) : prefix);
@@ -59,7 +60,7 @@ function createFamily(options: ScraperClientOptions): Family {
     budget: budget
       ? new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(keyFor("scraper-budget", budget.key, budget.store !== undefined)), budget.maxCredits)
       : undefined,
-    send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks),
+    send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks, redactor),
   };
 }
 
@@ -71,21 +72,22 @@ interface Verdict {
   charged: number;
 }
 
-// Hands a derived client its family: the constructor's public signature stays `(options)`.
-let deriving: { family: Family; defaults: CallDefaults } | undefined;
+/** The hidden option `withOptions` derives a client through: its family and call defaults. Not exported from the package. */
+const derived = Symbol("derived");
+type Derived = { [derived]?: { family: Family; defaults: CallDefaults } };
 
 /**
  * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline, as the operation
- * `rules` (the door finds them by path): its answer, with error answers returned rather than thrown. Not exported
- * from the package.
+ * `rules` (the door finds them by path): its answer, with error answers returned rather than thrown (their body
+ * redacted). Not exported from the package.
  */
-export let sendThrough: (client: ScraperClient, outgoing: Outgoing, rules: OperationRules | undefined, signal: AbortSignal) => Promise<Answer>;
+export const sendThrough = Symbol("sendThrough");
 
 /**
  * One call of an operation through a client's pipeline, as a method makes it: for the focused operations
  * (`@content-scraper/client/focused`). Not exported from the package.
  */
-export let callThrough: <Data>(client: ScraperClient, rules: OperationRules, body: unknown, options: RequestOptions | undefined) => Promise<ScraperResult<Data>>;
+export const callThrough = Symbol("callThrough");
 
 /**
  * The scraper client. Convenience methods return `{ data, meta, response }` and throw typed errors; `focusedClient`
@@ -100,17 +102,20 @@ export class ScraperClient {
   readonly #config: ExchangeConfig;
 
   constructor(options: ScraperClientOptions = {}) {
-    const derived = deriving;
-    deriving = undefined;
-    this.#family = derived?.family ?? createFamily(options);
+    const from = (options as Derived)?.[derived];
+    this.#family = from?.family ?? createFamily(options);
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
-    this.#config = { auth: this.#family.auth, defaults: derived?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
+    this.#config = { auth: this.#family.auth, defaults: from?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
   }
 
-  static {
-    sendThrough = async (client, outgoing, rules, signal) => (await client.#send(outgoing, rules, { signal }, false)).result;
-    callThrough = (client, rules, body, options) => client.#call(rules, body, options);
+  async [sendThrough](outgoing: Outgoing, rules: OperationRules | undefined, signal: AbortSignal): Promise<Answer> {
+    const { result } = await this.#send(outgoing, rules, { signal }, false);
+    return result.response.ok ? result : { ...result, text: this.#family.options.redactor.text(result.text) };
+  }
+
+  [callThrough]<Data>(rules: OperationRules, body: unknown, options: RequestOptions | undefined): Promise<ScraperResult<Data>> {
+    return this.#call(rules, body, options);
   }
 
   /**
@@ -120,8 +125,7 @@ export class ScraperClient {
   withOptions(defaults: Omit<RequestOptions, "signal">): ScraperClient {
     if (typeof defaults !== "object" || defaults === null) throw new ScraperInputError("options", "withOptions takes an object of call defaults.");
     checkCallOptions(defaults);
-    deriving = { family: this.#family, defaults: { ...this.#config.defaults, ...withoutUndefined(defaults) } };
-    return new ScraperClient();
+    return new ScraperClient({ [derived]: { family: this.#family, defaults: { ...this.#config.defaults, ...withoutUndefined(defaults) } } } as Derived as ScraperClientOptions);
   }
 
   /** Running totals of this client and the clients derived from it: credits charged, requests, attempts, retries, pacing waits. */
@@ -136,18 +140,19 @@ export class ScraperClient {
 
   /** A creator's profile. */
   async profile<P extends Platform>(platform: P, username: string, options?: RequestOptions): Promise<ScraperResult<ProfileData<P>>> {
-    return this.#call(this.#rules(platform, "Profile"), { username }, options);
+    return this.#call(this.#rules(platform, "Profile"), { username: identifier("username", username) }, options);
   }
 
   /** One page of a creator's posts; pass the previous page's `next_cursor` as `cursor`. */
   async posts<P extends Platform>(platform: P, username: string, options: PostsOptions<P> = {} as PostsOptions<P>): Promise<ScraperResult<PostsData<P>>> {
-    const { cursor, contentType } = options as { cursor?: string; contentType?: string };
-    return this.#call(this.#rules(platform, "Posts"), { username, cursor, contentType }, options);
+    const { cursor, contentType } = callOptions(options) as { cursor?: string; contentType?: string };
+    return this.#call(this.#rules(platform, "Posts"), { username: identifier("username", username), cursor, contentType }, options);
   }
 
   /** One post by URL, with its transcript and a comment sample where requested and supported. */
   async post<P extends Platform>(platform: P, url: string, options: PostOptions = {}): Promise<ScraperResult<PostData<P>>> {
-    const body = { url, include_transcript: options.includeTranscript, include_comments: options.includeComments };
+    const { includeTranscript, includeComments } = callOptions(options);
+    const body = { url: identifier("url", url), include_transcript: includeTranscript, include_comments: includeComments };
     return this.#call(this.#rules(platform, "Post"), body, options);
   }
 
@@ -156,16 +161,17 @@ export class ScraperClient {
    * sent as `{ username }`, by analogy with the profile request; pass an object to send a body of your own.
    */
   async audience<P extends AudiencePlatform>(platform: P, creator: string | AudienceRequest<P>, options?: RequestOptions): Promise<ScraperResult<AudienceData<P>>> {
-    const body = typeof creator === "string" ? { username: creator } : creator;
+    const body = typeof creator === "object" && creator !== null ? creator : { username: identifier("creator", creator) };
     return this.#call(this.#rules(platform, "Audience"), body, options);
   }
 
   /**
-   * Every post of a creator's catalog, once each (`id` + `platform`), following `next_cursor` from `cursor` (a saved
-   * `state.cursor`) within `maxPages` and `maxCredits`. `walk.state` says where it stands and why it stopped.
+   * Every post of a creator's catalog, once each (`id` + `platform`), following `next_cursor` within `maxPages` and
+   * `maxCredits`. `walk.state` says where it stands and why it stopped; pass a saved one back as `resume` to go on
+   * exactly there (at most its page fetched again, no post yielded twice).
    */
   walkPosts<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<ListedPost<P>> {
-    return walkItems<PostsData<P>, ListedPost<P>>(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost());
+    return walkItems<PostsData<P>, ListedPost<P>>(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost(), postKey);
   }
 
   /** The pages of a creator's catalog, with their `meta`, `nextCursor` and posts; resumable like `walkPosts`. */
@@ -183,7 +189,7 @@ export class ScraperClient {
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
     const page = this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>);
-    return walkItems<PostsData<P>, ListedPost<P>>(rules, page, { maxPages: 1 }, options.signal, unseenPost(seen));
+    return walkItems<PostsData<P>, ListedPost<P>>(rules, page, { maxPages: 1 }, options.signal, unseenPost(seen), postKey);
   }
 
   toJSON(): { baseUrl: string } {
@@ -208,7 +214,7 @@ export class ScraperClient {
     const outgoing: Outgoing = {
       url: `${this.baseUrl}${rules.path}`,
       method: rules.method,
-      ...(body === undefined ? {} : { headers: jsonHeaders, body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { headers: jsonHeaders, body: jsonBody(body) }),
     };
     const { result, envelope } = await this.#send(outgoing, rules, options, true, body);
     const { response, attempts, elapsedMs } = result;
@@ -224,8 +230,7 @@ export class ScraperClient {
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, body?: unknown): Promise<Verdict> {
     const { ledger, budget, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
-    const details = callDetails(rules);
-    ledger.requests++;
+    const details = callDetails(rules, ++ledger.requests);
     let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
     try {
       if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);
@@ -242,12 +247,13 @@ export class ScraperClient {
         creditsCharged: verdict.charged,
         requestId: verdict.envelope?.request_id ?? (verdict.failure instanceof ScraperApiError ? verdict.failure.requestId : undefined),
       });
-      if (reservation) await this.#settle(reservation, verdict.charged);
+      if (reservation) await this.#settle(reservation, budgetCharge(verdict, price));
       reservation = undefined;
       this.#checked(verdict);
       if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;
       return verdict;
-    } catch (error) {
+    } catch (thrown) {
+      const error = resolved.redactor.error(thrown);
       // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
       if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
       if (error instanceof ScraperError) resolved.hooks?.onError?.({ name: callName(outgoing, rules), details, error });
@@ -304,6 +310,16 @@ function judge(result: Exchange, price: number): Verdict {
   return { result, envelope, failure: undefined, charged: envelope.meta.credits_charged };
 }
 
+/**
+ * What a call counts against the budget: a success at what it charged but never less than its description price
+ * (every success is billed, standard 1 credit, so no answer can make the budget last longer), a success the client
+ * could not read at its price (what it cost is unknown), an error answer at what it charged.
+ */
+function budgetCharge({ result, envelope, charged }: Verdict, price: number): number {
+  if (!result.response.ok) return charged;
+  return envelope ? Math.max(charged, price) : price;
+}
+
 /** A success whose body is not what the description promises; `what` says how, naming the operation and the status. */
 function malformed(rules: OperationRules, status: number, what: string, problems?: ScraperResponseError["problems"]): ScraperResponseError {
   return new ScraperResponseError(`${rules.operationId} answered ${status} with a body that ${what}`, rules.operationId, status, problems);
@@ -313,6 +329,28 @@ function malformed(rules: OperationRules, status: number, what: string, problems
 function identifierOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   return Object.values(body).find((value): value is string => typeof value === "string");
+}
+
+/** A method's identifier argument (a username, a URL): a non-empty string, else a `ScraperInputError` naming it. */
+function identifier(field: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") throw new ScraperInputError(field, `${field} must be a non-empty string.`);
+  return value;
+}
+
+/** A method's options argument: an object (or undefined), else a `ScraperInputError`. */
+function callOptions<T extends object>(options: T | undefined): Partial<T> {
+  if (options === undefined) return {};
+  if (typeof options !== "object" || options === null) throw new ScraperInputError("options", "options must be an object of call options.");
+  return options;
+}
+
+/** The request body as JSON, or a `ScraperInputError` for a value JSON cannot carry (a cycle, a BigInt). */
+function jsonBody(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ScraperInputError("body", `the request body cannot be sent as JSON: ${(error as Error).message}`);
+  }
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

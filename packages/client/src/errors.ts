@@ -1,8 +1,11 @@
-import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
+import { type BodyTooLarge, ContentScraperError, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
 import type { ErrorCode } from "./generated/scraper.operations.js";
 
-/** Base class of every error the client throws. */
-export class ScraperError extends Error {
+/**
+ * Base class of every error the client throws; it extends the SDK's `ContentScraperError` (`status`, `requestId`),
+ * and no credential of the client is in its message, fields or `cause`.
+ */
+export class ScraperError extends ContentScraperError {
   override name = "ScraperError";
 }
 
@@ -35,14 +38,19 @@ export class ScraperAbortError extends ScraperError {
   }
 }
 
-/** The request did not complete within its timeout: an abort of the client's own. It may still have run (and been billed). */
+/**
+ * The call did not complete within its timeout, which counts from its wait for pacing: an abort of the client's own.
+ * `inFlight` when its request was out (it may still have run, and been billed), else it timed out in the pacer and was
+ * never sent.
+ */
 export class ScraperTimeoutError extends ScraperAbortError {
   override name = "ScraperTimeoutError";
   constructor(
     operationId: string | undefined,
     readonly timeoutMs: number,
+    inFlight = true,
   ) {
-    super(operationId, true, `${operationId ?? "request"} timed out after ${timeoutMs} ms`);
+    super(operationId, inFlight, `${operationId ?? "request"} timed out after ${timeoutMs} ms${inFlight ? "" : " while waiting for pacing; it was not sent"}`);
   }
 }
 
@@ -100,11 +108,12 @@ export class ScraperResponseError extends ScraperError {
   constructor(
     message: string,
     readonly operationId: string,
-    readonly status: number,
+    status: number,
     readonly problems: ReadonlyArray<{ path: string; message: string; keyword: string }> = [],
   ) {
-    super(message);
+    super(message, { status });
   }
+  declare readonly status: number;
 }
 
 /**
@@ -171,13 +180,12 @@ export interface ScraperApiErrorFields {
 export class ScraperApiError extends ScraperError {
   override name = "ScraperApiError";
   readonly operationId: string;
-  readonly status: number;
+  declare readonly status: number;
   readonly code: ErrorCode | ClientErrorCode | undefined;
   /** Who named `code`: the service (its error body), or the client (`ClientErrorCode`); `undefined` without a code. */
   readonly codeSource: "service" | "client" | undefined;
   /** The service's own words (its `message`), or the client's description of a body without one. */
   readonly serviceMessage: string;
-  readonly requestId: string | undefined;
   readonly creditsCharged: number | undefined;
   readonly billed: boolean;
   readonly retryable: boolean;
@@ -190,14 +198,12 @@ export class ScraperApiError extends ScraperError {
   constructor(fields: ScraperApiErrorFields) {
     // Status, code and request id in the message itself, so that String(error) and every log line carry them.
     const tags = [fields.code, fields.requestId && `request ${fields.requestId}`].filter(Boolean).join(", ");
-    super(`${fields.operationId} answered ${fields.status}${tags ? ` (${tags})` : ""}: ${fields.message}`);
+    super(`${fields.operationId} answered ${fields.status}${tags ? ` (${tags})` : ""}: ${fields.message}`, { status: fields.status, requestId: fields.requestId });
     this.serviceMessage = fields.message;
     this.codeSource = fields.code === undefined ? undefined : fields.code === "GATEWAY_TIMEOUT" ? "client" : "service";
     ({
       operationId: this.operationId,
-      status: this.status,
       code: this.code,
-      requestId: this.requestId,
       creditsCharged: this.creditsCharged,
       billed: this.billed,
       retryable: this.retryable,

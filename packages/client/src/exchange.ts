@@ -1,4 +1,17 @@
-import { countHeader, type Outgoing, type Pacer, parseJson, retryAfterMs, type SendConfig, type SendErrors, type SendHooks, type SendOptions } from "@content-scraper/runtime";
+import {
+  countHeader,
+  optionalString,
+  type Outgoing,
+  type Pacer,
+  PacingTimeout,
+  parseJson,
+  type Redactor,
+  retryAfterMs,
+  type SendConfig,
+  type SendErrors,
+  type SendHooks,
+  type SendOptions,
+} from "@content-scraper/runtime";
 import {
   ScraperAbortError,
   ScraperApiError,
@@ -10,7 +23,7 @@ import {
 } from "./errors.js";
 import type { Ledger } from "./ledger.js";
 import type { ResolvedOptions } from "./options.js";
-import { apiKey, backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules } from "./rules.js";
+import { backoffDelay, classify, defaultTimeoutMs, isErrorCode, type OperationRules } from "./rules.js";
 
 export type { Outgoing };
 
@@ -25,7 +38,7 @@ export interface ExchangeConfig {
 export interface CallDefaults {
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
-  /** Sent with every request (a credential header given here is replaced by the client's key). */
+  /** Sent with every request (never a credential header: the client sends its own key). */
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -51,7 +64,7 @@ export interface ScraperCall extends SendOptions {
 
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
 const scraperErrors: SendErrors<ScraperCall> = {
-  timeout: (call, timeoutMs) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs),
+  timeout: (call, timeoutMs, inFlight) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs, inFlight),
   connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
@@ -63,30 +76,31 @@ const scraperErrors: SendErrors<ScraperCall> = {
  * key's pacing, the description's retry rules (refunded errors with backoff, rate limits and busy refusals after
  * exactly `Retry-After`, within `maxRetryWaitMs`), the ledger's counts and the caller's hooks.
  */
-export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined): SendConfig<ScraperCall> {
+export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null, ledger: Ledger, hooks: SendHooks | undefined, redactor: Redactor): SendConfig<ScraperCall> {
   const { retry } = options;
   return {
     fetch: options.fetch,
     logger: options.logger,
+    redactor,
     label: "scraper",
     maxRetries: retry.maxRetries,
     maxRetryWaitMs: options.maxRetryWaitMs,
     maxResponseBytes: options.maxResponseBytes,
-    beforeAttempt: (signal, call) => {
+    beforeAttempt: (signal, call, until) => {
       ledger.attempts++;
       if (!pacer) return undefined;
-      return pacer.wait(signal).then(
+      return pacer.wait(signal, until).then(
         (waited) => {
           ledger.pacingWaitMs += waited;
           return waited;
         },
         (error: unknown) => {
-          // The caller's abort is `send`'s to report; anything else is the store's failure.
-          throw signal?.aborted ? error : new ScraperStoreError("rateLimit", call.name, error);
+          // The caller's abort and the deadline are `send`'s to report; anything else is the store's failure.
+          throw signal?.aborted || error instanceof PacingTimeout ? error : new ScraperStoreError("rateLimit", call.name, error);
         },
       );
     },
-    afterResponse: pacer ? (response) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining")) : undefined,
+    afterResponse: pacer ? (response, ageMs) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining"), ageMs) : undefined,
     retryDelay: ({ response, text }, attempt, { rules }) => {
       const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
       if (!error.retryable) return undefined;
@@ -109,8 +123,6 @@ export function errorBody(text: string): Record<string, unknown> | undefined {
   const body = parseJson(text);
   return body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as Record<string, unknown>) : undefined;
 }
-
-const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 /**
  * The typed error for an error answer, carrying what the service said and what the description says about it. Only
@@ -140,17 +152,18 @@ export function apiError({ rules, response, text }: Exchange): ScraperApiError {
   });
 }
 
-/** What log lines and hook events say of a call: its operation, platform, and a number that tells calls apart. */
+/**
+ * What log lines and hook events say of a call: its operation, platform, and a number that tells the calls of a client
+ * apart (its ledger's count of requests). Every event of the call carries this same object.
+ */
 export type CallDetails = {
   operationId: string | undefined;
   platform: string | undefined;
   callId: number;
 };
 
-let calls = 0;
-
-export function callDetails(rules: OperationRules | undefined): CallDetails {
-  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId: ++calls };
+export function callDetails(rules: OperationRules | undefined, callId: number): CallDetails {
+  return { operationId: rules?.operationId, platform: rules && "platform" in rules ? rules.platform : undefined, callId };
 }
 
 /** A call's name in logs, events and errors: its operationId, or `METHOD /path` outside the description. */
@@ -174,7 +187,7 @@ export function prepare(
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
   const extra = options.headers ?? config.defaults.headers;
   return {
-    request: extra ? { ...outgoing, headers: withoutCredential({ ...extra, ...given }) } : outgoing,
+    request: extra ? { ...outgoing, headers: { ...extra, ...given } } : outgoing,
     call: {
       name: callName(outgoing, rules),
       rules,
@@ -185,10 +198,4 @@ export function prepare(
       logDetails: details,
     },
   };
-}
-
-/** A caller's headers never carry a key of their own: the client's is the one sent. */
-function withoutCredential(headers: Record<string, string>): Record<string, string> {
-  const credential = apiKey.name.toLowerCase();
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== credential));
 }

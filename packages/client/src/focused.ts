@@ -27,7 +27,7 @@ export function focusedClient<P extends FocusedPlatform>(client: ScraperClient, 
     const name = camelCase(rules.resource);
     methods[name] = (body?: unknown, options?: RequestOptions) => {
       if (body === undefined && rules.requestBodyRequired) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-      return callThrough(client, rules, body, options);
+      return client[callThrough](rules, body, options);
     };
     const paging = "paging" in rules ? rules.paging : undefined;
     if (paging?.mode !== "cursor" || !paging.request) continue;
@@ -36,7 +36,7 @@ export function focusedClient<P extends FocusedPlatform>(client: ScraperClient, 
     const page = (body: unknown, options: WalkOptions = {}) => {
       if (typeof body !== "object" || body === null) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
       const call = pageCallOptions(options);
-      return (cursor: string | undefined) => callThrough(client, rules, cursor === undefined ? body : { ...body, [field]: cursor }, call);
+      return (cursor: string | undefined) => client[callThrough](rules, cursor === undefined ? body : { ...body, [field]: cursor }, call);
     };
     methods[walkName] = (body: unknown, options: WalkOptions = {}) => walkItems(rules, page(body, options), options, options.signal);
     methods[`${walkName}Pages`] = (body: unknown, options: WalkOptions = {}) => walkPages(rules, page(body, options), options, options.signal);

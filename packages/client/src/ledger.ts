@@ -1,4 +1,4 @@
-import type { BudgetState, CreditBudgetStore, CreditReservation } from "@content-scraper/runtime";
+import { type BudgetState, type CreditBudgetStore, type CreditReservation, readAmount, StoreReplyError } from "@content-scraper/runtime";
 import { ScraperBudgetError, ScraperStoreError } from "./errors.js";
 
 /** A client's running totals, shared with the clients `withOptions` derives from it. */
@@ -50,9 +50,9 @@ export class CreditBudget {
     let reservation: CreditReservation | undefined;
     let state: BudgetState;
     try {
-      reservation = await this.store.reserve(key, credits, this.maxCredits);
+      reservation = checkedReservation(await this.store.reserve(key, credits, this.maxCredits), credits);
       if (reservation) return reservation;
-      state = await this.store.state(key);
+      state = checkedState(await this.store.state(key));
     } catch (error) {
       throw new ScraperStoreError("budget", operationId, error);
     }
@@ -64,8 +64,25 @@ export class CreditBudget {
   }
 
   async state(): Promise<ScraperBudgetState> {
-    return { maxCredits: this.maxCredits, ...(await this.store.state(await this.key)) };
+    return { maxCredits: this.maxCredits, ...checkedState(await this.store.state(await this.key)) };
   }
+}
+
+/** A store's answer to `reserve`: nothing (refused), or a reservation of the credits asked for; anything else is refused. */
+function checkedReservation(reply: unknown, credits: number): CreditReservation | undefined {
+  if (reply === undefined) return undefined;
+  const reservation = reply as Partial<CreditReservation> | null;
+  if (typeof reservation?.id !== "string" || reservation.credits !== credits) throw new StoreReplyError("reserve", reply);
+  return reservation as CreditReservation;
+}
+
+/** A store's `state`: spent and reserved as non-negative amounts, else a `StoreReplyError` (never a default). */
+function checkedState(reply: unknown): BudgetState {
+  const state = reply as Partial<BudgetState> | null;
+  const spent = readAmount(state?.spent);
+  const reserved = readAmount(state?.reserved);
+  if (typeof state?.spent !== "number" || typeof state.reserved !== "number" || spent === undefined || reserved === undefined) throw new StoreReplyError("state", reply);
+  return { spent, reserved };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
+import { isCount, isObject, type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
+import { successEnvelope } from "./generated/scraper.operations.js";
 
 /** What a call cost and how close the caller is to its rate limit, from the body's `meta` and the X-Scraper headers. */
 export interface ScraperMeta {
@@ -24,24 +25,33 @@ export interface SuccessEnvelope {
   meta: { credits_charged: number; credits_remaining: number };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** What each kind of envelope field must be (the description's `SuccessEnvelope`, as codegen read it). */
+const kinds = {
+  object: { check: isObject, what: "an object" },
+  string: { check: (value: unknown) => typeof value === "string", what: "a string" },
+  integer: { check: Number.isSafeInteger, what: "an integer" },
+  count: { check: isCount, what: "a non-negative integer" },
+} as const;
 
 /**
- * What keeps `body` from being the success envelope, or `undefined` when it is one: the fields the client reads must
- * be there with their types (checked with `validateResponses` off too, so that no `TypeError` comes out of a bad body).
+ * What keeps `body` from being the success envelope, or `undefined` when it is one: every field the description
+ * requires is there with its type, and the money (`meta.credits_*`) and lookup counts are non-negative integers, so no
+ * answer can make a walk or a budget gain credits. Checked with `validateResponses` off too, so that no `TypeError`
+ * comes out of a bad body.
  */
 export function envelopeProblem(body: unknown): { path: string; message: string; keyword: string } | undefined {
   if (!isObject(body)) {
     const what = body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
     return { path: "", message: `the body is ${what}, not an object`, keyword: "type" };
   }
-  if (!isObject(body.data)) return { path: "/data", message: "data is missing or not an object", keyword: "required" };
-  if (!isObject(body.meta)) return { path: "/meta", message: "meta is missing or not an object", keyword: "required" };
-  for (const field of ["credits_charged", "credits_remaining"]) {
-    if (typeof body.meta[field] !== "number") return { path: `/meta/${field}`, message: `meta.${field} is missing or not a number`, keyword: "required" };
+  for (const [path, kind] of Object.entries(successEnvelope)) {
+    const [head, field] = path.split(".") as [string, string | undefined];
+    const value = field === undefined ? body[head] : (body[head] as Record<string, unknown>)[field];
+    const { check, what } = kinds[kind];
+    if (check(value)) continue;
+    const missing = value === undefined;
+    return { path: `/${path.replace(".", "/")}`, message: `${path} is ${missing ? "missing" : `not ${what}`}`, keyword: missing ? "required" : kind === "count" ? "minimum" : "type" };
   }
-  if (typeof body.request_id !== "string") return { path: "/request_id", message: "request_id is missing or not a string", keyword: "required" };
-  if (typeof body.upstream_calls !== "number") return { path: "/upstream_calls", message: "upstream_calls is missing or not a number", keyword: "required" };
   return undefined;
 }
 

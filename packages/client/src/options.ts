@@ -1,10 +1,11 @@
 import {
   type CreditBudgetStore,
+  Redactor,
   checkApiKey,
   checkBaseUrl,
   checkNumber as checkNumberWith,
   env,
-  isBrowser,
+  checkBackendOnly,
   type RateLimitStore,
   resolveLimits,
 } from "@content-scraper/runtime";
@@ -29,8 +30,13 @@ export type ResponseValidator = (
 export interface ScraperClientOptions {
   /** A scraper key (`scrape_live_…`). Defaults to the `SCRAPER_API_KEY` environment variable. */
   apiKey?: string | undefined;
-  /** The scraper base address, ending in `/api/v1`. Defaults to `SCRAPER_BASE_URL`. */
+  /**
+   * The scraper base address, ending in `/api/v1`. Defaults to `SCRAPER_BASE_URL`. It must be `https://` (or `http://`
+   * to this machine, such as the sandbox) and hold no user or password.
+   */
   baseUrl?: string | undefined;
+  /** Allow a plain `http://` base address to another machine: the key would cross the network in cleartext. */
+  allowInsecureHttp?: boolean | undefined;
   /** Overrides the description's recommended timeout of every operation (60 s; 90 s on videosite and socialnet). */
   timeoutMs?: number | undefined;
   retry?: {
@@ -54,7 +60,8 @@ export interface ScraperClientOptions {
    */
   maxResponseBytes?: number | undefined;
   /**
-   * Client-side pacing: one token bucket shared by all calls (default 120 per minute, the description's), or `false`.
+   * Client-side pacing: one token bucket shared by all calls (default 120 per minute, the description's; at least 1), or
+   * `false`. A call's wait for a token counts against its timeout.
    * `store` shares the bucket beyond this client: the in-memory default is this client's own; pass one store to several
    * clients, or a Redis store (`@content-scraper/redis-store`) to a fleet of processes. `key` names the bucket in the
    * store (default: a SHA-256 digest of the API key, so clients of one key meet on one bucket).
@@ -87,6 +94,8 @@ export interface ScraperClientOptions {
 
 export interface ResolvedOptions {
   apiKey: string;
+  /** Knows the key: every error, log line and hook event of the client passes through it. */
+  redactor: Redactor;
   baseUrl: string;
   timeoutMs: number | undefined;
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
@@ -125,22 +134,25 @@ function checkValidator(validator: unknown): ResponseValidator | undefined {
 }
 
 export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOptions {
-  if (isBrowser() && !options.dangerouslyAllowBrowser) {
-    throw new ScraperInputError(
-      "dangerouslyAllowBrowser",
-      "The scraper client runs on a backend only: in a browser every visitor could read your scraper key. " +
-        "Call the API from your server; pass dangerouslyAllowBrowser: true only if you accept that risk.",
-    );
-  }
+  if (typeof options !== "object" || options === null) throw new ScraperInputError("options", "options must be an object.");
+  checkBackendOnly("scraper client", "your scraper key", options.dangerouslyAllowBrowser, inputError);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== "function") throw new ScraperInputError("fetch", "fetch is not a function and no global fetch exists.");
   if (options.logger !== undefined && (typeof options.logger !== "object" || options.logger === null)) {
     throw new ScraperInputError("logger", "logger must be an object with debug/info/warn/error methods.");
   }
   const limit = options.rateLimit ?? {};
+  const key = checkKey(options.apiKey ?? env("SCRAPER_API_KEY"));
+  const redactor = new Redactor([key]);
   return {
-    apiKey: checkKey(options.apiKey ?? env("SCRAPER_API_KEY")),
-    baseUrl: checkBaseUrl("baseUrl", options.baseUrl ?? env("SCRAPER_BASE_URL"), { example: "https://<host>/api/v1", envVar: "SCRAPER_BASE_URL" }, inputError),
+    apiKey: key,
+    redactor,
+    baseUrl: checkBaseUrl(
+      "baseUrl",
+      options.baseUrl ?? env("SCRAPER_BASE_URL"),
+      { example: "https://<host>/api/v1", envVar: "SCRAPER_BASE_URL", allowInsecureHttp: options.allowInsecureHttp },
+      inputError,
+    ),
     timeoutMs: options.timeoutMs === undefined ? undefined : checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true }),
     retry: {
       maxRetries: checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }),
@@ -152,7 +164,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
       limit === false
         ? false
         : {
-            requestsPerMinute: checkNumber("rateLimit.requestsPerMinute", limit.requestsPerMinute, rateLimit.requestsPerMinute, { positive: true }),
+            requestsPerMinute: checkRate(limit.requestsPerMinute),
             burstSeconds: rateLimit.burstSeconds,
             store: checkStore("rateLimit.store", limit.store, ["take", "correct", "pause"]),
             key: checkKeyName("rateLimit.key", limit.key),
@@ -162,8 +174,18 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
     validateResponses: checkValidator(options.validateResponses),
     fetch: fetchImpl,
     sleep: checkFunction("sleep", options.sleep),
-    logger: options.logger ?? silentLogger,
+    logger: redactor.logger(options.logger ?? silentLogger),
   };
+}
+
+/**
+ * At least one request a minute: a slower bucket would hold a call for longer than any timeout, and below that the
+ * value is a slip (`1e-9`), not a plan.
+ */
+function checkRate(value: number | undefined): number {
+  const rate = checkNumber("rateLimit.requestsPerMinute", value, rateLimit.requestsPerMinute, { positive: true });
+  if (rate < 1) throw new ScraperInputError("rateLimit.requestsPerMinute", "rateLimit.requestsPerMinute must be at least 1 (or pass rateLimit: false).");
+  return rate;
 }
 
 function checkStore<Store>(option: string, store: Store | undefined, methods: readonly string[]): Store | undefined {
@@ -209,11 +231,16 @@ function resolveHooks(hooks: ScraperClientOptions["hooks"]): ScraperHooks | unde
 
 /** The per-call options, checked: each unusable one is a `ScraperInputError` naming it. */
 export function checkCallOptions(options: RequestOptions): void {
+  if (typeof options !== "object" || options === null) throw new ScraperInputError("options", "options must be an object of call options.");
   checkNumber("timeoutMs", options.timeoutMs, 0, { positive: true });
   checkNumber("maxRetries", options.maxRetries, 0, { integer: true });
   const { headers } = options;
   if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((value) => typeof value !== "string"))) {
     throw new ScraperInputError("headers", "headers must be an object of header names to string values.");
+  }
+  const credential = headers && Object.keys(headers).find((name) => name.toLowerCase() === apiKey.name.toLowerCase());
+  if (credential) {
+    throw new ScraperInputError(`headers.${credential}`, `headers must not carry ${apiKey.name}: the client sends its own key (create a client for another key).`);
   }
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScraperInputError("signal", "signal must be an AbortSignal.");
 }
@@ -221,6 +248,6 @@ export function checkCallOptions(options: RequestOptions): void {
 /** The options of each page call of a walk: the walk's, checked, without its limits and starting cursor. */
 export function pageCallOptions(options: WalkOptions): RequestOptions {
   checkCallOptions(options);
-  const { cursor: _start, maxPages: _pages, maxCredits: _credits, ...call } = options;
+  const { cursor: _start, resume: _resume, maxPages: _pages, maxCredits: _credits, ...call } = options;
   return call;
 }

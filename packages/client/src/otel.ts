@@ -1,3 +1,4 @@
+import { countHeader } from "@content-scraper/runtime";
 import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { ScraperHooks } from "./hooks.js";
 
@@ -7,7 +8,8 @@ interface OpenCall {
   pacingWaitMs: number;
 }
 
-const callIdOf = (details: Readonly<Record<string, unknown>> | undefined) => details?.callId;
+// Every event of one call carries the same `details` object: it is the call's key.
+const callIdOf = (details: Readonly<Record<string, unknown>> | undefined) => details;
 
 /**
  * Hooks that trace the client with OpenTelemetry: a span per call (`scraper <operationId>`, kind client) and an event
@@ -46,9 +48,9 @@ export function openTelemetryHooks({ tracer = trace.getTracer("@content-scraper/
       const id = callIdOf(event.details);
       open.get(id)?.span.addEvent("response", { "scraper.attempt": event.attempt, "http.response.status_code": event.status, "scraper.duration_ms": event.durationMs });
       if (!event.final) return;
-      const charged = Number(event.headers.get("x-scraper-credits-charged") ?? Number.NaN);
+      const charged = countHeader(event.headers, "x-scraper-credits-charged");
       const attributes: Attributes = { "http.response.status_code": event.status, "scraper.retries": event.attempt - 1 };
-      if (Number.isSafeInteger(charged)) attributes["scraper.credits_charged"] = charged;
+      if (charged !== undefined) attributes["scraper.credits_charged"] = charged;
       end(id, event.status < 400 ? { code: SpanStatusCode.UNSET } : { code: SpanStatusCode.ERROR, message: `HTTP ${event.status}` }, attributes);
     },
     onRetry(event) {

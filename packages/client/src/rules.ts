@@ -51,6 +51,9 @@ export function classify(rules: OperationRules | undefined, status: number, code
   }
   const billing = statusBilling(rules, status);
   if (status === 429) return { billed: false, retry: "retry-after" };
+  // A 5xx without a code and without a documented billing of its own (a proxy's 503 page) is no answer of the service's:
+  // never billed, and retried like the service's own 5xx, which are all refunded (reference 7.1, rule 2: only 4xx are deterministic).
+  if (status >= 500 && billing !== "billed" && billing !== "free") return { billed: false, retry: "backoff" };
   return { billed: billing === "billed", retry: billing === "refunded" ? "backoff" : "never" };
 }
 

@@ -12,22 +12,33 @@ export function postKey(post: { id: string; platform: string }): string {
 /** Why a walk stopped: its listing ended, a limit of the walk, the caller's abort (or leaving the loop), or an error. */
 export type WalkStop = "end" | "maxPages" | "maxCredits" | "aborted" | ScraperError;
 
-/** Where a walk stands: save it, and pass `cursor` back to resume where it was. */
+/** Where a walk stands: save it (it is plain JSON), and pass it back as `resume` to go on exactly where it was. */
 export interface WalkState {
   /**
    * The cursor to resume from once everything yielded so far is stored: the page not yet fetched (a page walk) or
    * the page of the next item (an item walk); `undefined` for the listing's first page, and once the walk has ended.
    */
   cursor: string | undefined;
+  /**
+   * The items of `cursor`'s page already yielded (item walks: each post's `postKey`, else its position on the page):
+   * a resume re-fetches that page once and skips them, so no item is yielded twice. Empty between pages.
+   */
+  taken: string[];
   /** Pages fetched by this walk. */
   pages: number;
   /** Items yielded (or, for a page walk, carried by the pages yielded). */
   items: number;
   /** Credits the pages charged (`meta.credits_charged`). */
   creditsCharged: number;
-  /** `undefined` while the walk runs. */
+  /**
+   * `undefined` while the walk runs, and `"end"` from the moment the listing's last item is yielded (a resume from that
+   * state fetches nothing).
+   */
   stoppedBecause: WalkStop | undefined;
 }
+
+/** What a resume needs of a saved `WalkState`. */
+export type WalkResume = Partial<Pick<WalkState, "cursor" | "taken" | "stoppedBecause">>;
 
 /** An async iterator over a listing, with its state readable at every step. Iterate it once. */
 export interface Walk<T> extends AsyncGenerator<T, void, undefined> {
@@ -47,11 +58,17 @@ export interface WalkPage<Data, Item> extends ScraperResult<Data> {
 
 /** The limits of a walk, and where it starts. */
 export interface WalkLimits {
-  /** Resume from here: a `state.cursor` saved from an earlier walk (or a page's `nextCursor`). */
+  /** Start at this page: a page's `nextCursor` (or a `state.cursor`; `resume` also skips what was taken from it). */
   cursor?: string | undefined;
+  /** Go on exactly where a saved `walk.state` was: its page, without the items already taken; nothing after the end. */
+  resume?: WalkResume | undefined;
   /** Fetch at most this many pages (a non-negative integer). */
   maxPages?: number | undefined;
-  /** Stop before a page whose cost (the last page's charge; at first the description's price) would take the walk past this (a non-negative integer). */
+  /**
+   * Stop before a page whose cost would take the walk past this (a non-negative integer). A page counts at what it
+   * charged but never less than the description's price: every page is billed (standard 1 credit), so `maxCredits`
+   * also caps the pages at `maxCredits / price`, whatever the answers say.
+   */
   maxCredits?: number | undefined;
 }
 
@@ -67,14 +84,32 @@ interface Paging {
 
 const pagingOf = (rules: OperationRules): Paging | undefined => ("paging" in rules ? (rules.paging as Paging) : undefined);
 
+/** A walk's start and limits, checked. */
+interface CheckedLimits {
+  start: { cursor: string | undefined; taken: string[]; ended: boolean };
+  maxPages: number;
+  maxCredits: number;
+}
+
 /** Checks a walk's options, naming the one that is unusable. */
-export function checkWalkLimits(options: WalkLimits): { cursor: string | undefined; maxPages: number; maxCredits: number } {
-  const { cursor } = options;
+export function checkWalkLimits(options: WalkLimits): CheckedLimits {
+  const { cursor, resume } = options;
   if (cursor !== undefined && (typeof cursor !== "string" || cursor === "")) {
-    throw new ScraperInputError("cursor", "cursor must be a non-empty string: a state.cursor or nextCursor saved from an earlier walk.");
+    throw new ScraperInputError("cursor", "cursor must be a non-empty string: a nextCursor or state.cursor saved from an earlier walk.");
   }
+  if (resume !== undefined && (typeof resume !== "object" || resume === null)) throw new ScraperInputError("resume", "resume must be a walk.state saved from an earlier walk.");
+  if (resume && cursor !== undefined) throw new ScraperInputError("resume", "pass either cursor or resume, not both.");
+  if (resume?.cursor !== undefined && (typeof resume.cursor !== "string" || resume.cursor === "")) {
+    throw new ScraperInputError("resume.cursor", "resume.cursor must be a non-empty string or undefined.");
+  }
+  const taken = resume?.taken ?? [];
+  if (!Array.isArray(taken) || taken.some((key) => typeof key !== "string")) throw new ScraperInputError("resume.taken", "resume.taken must be an array of strings.");
   const unlimited = Number.POSITIVE_INFINITY;
-  return { cursor, maxPages: checkNumber("maxPages", options.maxPages, unlimited, { integer: true }), maxCredits: checkNumber("maxCredits", options.maxCredits, unlimited, { integer: true }) };
+  return {
+    start: { cursor: resume ? resume.cursor : cursor, taken, ended: resume?.stoppedBecause === "end" },
+    maxPages: checkNumber("maxPages", options.maxPages, unlimited, { integer: true }),
+    maxCredits: checkNumber("maxCredits", options.maxCredits, unlimited, { integer: true }),
+  };
 }
 
 /** A page's items, checked: an array of objects, else a `ScraperResponseError` (never a `TypeError` mid-walk). */
@@ -116,8 +151,8 @@ function asWalk<T>(state: WalkState, body: () => AsyncGenerator<T, void, undefin
 /**
  * The pages of a listing from `state.cursor` on: follows the description's cursor verbatim and stops when it ends
  * (no next cursor, `hasMore` false), never on the page size (first pages overshoot, short pages occur mid-walk);
- * stops before `maxPages` or `maxCredits` would be passed, and on a cursor it already sent (a loop bills forever).
- * The caller moves `state.cursor` on, when its consumer is done with a page.
+ * stops before `maxPages` or `maxCredits` would be passed (a page counting at least its price), and on a cursor it
+ * already sent (a loop bills forever). The caller moves `state.cursor` on, when its consumer is done with a page.
  */
 async function* pages<Data, Item>(
   rules: OperationRules,
@@ -126,21 +161,24 @@ async function* pages<Data, Item>(
   limits: { maxPages: number; maxCredits: number },
   signal: AbortSignal | undefined,
 ): AsyncGenerator<WalkPage<Data, Item>, void, undefined> {
-  let pageCost: number = "credits" in rules ? rules.credits.standard : 0;
+  const price: number = "credits" in rules ? rules.credits.standard : 0;
+  let counted = 0;
+  let pageCost = price;
   const sent = new Set<string>();
   for (let pageNumber = 1; ; pageNumber++) {
-    const limited = pageNumber > limits.maxPages ? "maxPages" : state.creditsCharged + pageCost > limits.maxCredits ? "maxCredits" : undefined;
+    const limited = pageNumber > limits.maxPages ? "maxPages" : counted + pageCost > limits.maxCredits ? "maxCredits" : undefined;
     if (limited) {
       state.stoppedBecause = limited;
       return;
     }
-    if (signal?.aborted) throw new ScraperAbortError(rules.operationId, false, undefined, { cause: signal.reason });
+    checkAborted(rules, signal);
     const cursor = state.cursor;
     if (cursor !== undefined) sent.add(cursor);
     const result = await fetchPage(cursor);
     state.pages++;
     state.creditsCharged += result.meta.creditsCharged;
-    pageCost = result.meta.creditsCharged;
+    pageCost = Math.max(result.meta.creditsCharged, price);
+    counted += pageCost;
     const items = itemsOf<Item>(rules, result.data);
     const next = nextCursorOf(rules, result.data);
     const nextCursor = next !== undefined && !sent.has(next) ? next : undefined;
@@ -152,15 +190,30 @@ async function* pages<Data, Item>(
   }
 }
 
-const newState = (cursor: string | undefined): WalkState => ({ cursor, pages: 0, items: 0, creditsCharged: 0, stoppedBecause: undefined });
+/** The caller's abort, at the next page or item: nothing more is fetched or yielded. */
+function checkAborted(rules: OperationRules, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ScraperAbortError(rules.operationId, false, undefined, { cause: signal.reason });
+}
+
+const newState = (cursor: string | undefined): WalkState => ({ cursor, taken: [], pages: 0, items: 0, creditsCharged: 0, stoppedBecause: undefined });
+
+/** A walk's state at its start: where `resume` was (an ended walk stays ended, and fetches nothing). */
+function startState({ start }: CheckedLimits): WalkState {
+  const state = newState(start.cursor);
+  state.taken = [...start.taken];
+  if (start.ended) state.stoppedBecause = "end";
+  return state;
+}
 
 /** A walk over a listing's pages. Once a page is yielded, `state.cursor` points past it: a checkpoint taken in the loop resumes at the next page. */
 export function walkPages<Data, Item>(rules: OperationRules, fetchPage: FetchPage<Data>, options: WalkLimits, signal: AbortSignal | undefined): Walk<WalkPage<Data, Item>> {
-  const { cursor, ...limits } = checkWalkLimits(options);
-  const state = newState(cursor);
+  const limits = checkWalkLimits(options);
+  const state = startState(limits);
   return asWalk(state, async function* () {
+    if (state.stoppedBecause === "end") return;
     for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
       state.cursor = page.nextCursor;
+      state.taken = [];
       state.items += page.items.length;
       if (page.nextCursor === undefined) state.stoppedBecause = "end";
       yield page;
@@ -169,9 +222,11 @@ export function walkPages<Data, Item>(rules: OperationRules, fetchPage: FetchPag
 }
 
 /**
- * A walk over a listing's items, those `isNew` accepts (all of them without it). `state` always says where to resume once
- * every item yielded so far is stored: the cursor moves past a page as its last item is yielded. Save the state after
- * storing each item (or each batch), and a walk resumed from it re-fetches at most the page it was on and loses nothing.
+ * A walk over a listing's items, those `isNew` accepts (all of them without it). `state` always says where to resume
+ * once every item yielded so far is stored: the page it is on and the items taken from it (`keyOf` each, else its
+ * position), until its last item moves the cursor past it; the listing's last item marks the state `"end"`. Save the
+ * state after storing each item (or each batch), and a walk resumed from it re-fetches at most the page it was on,
+ * yields nothing twice and loses nothing. An abort stops it at the next item.
  */
 export function walkItems<Data, Item>(
   rules: OperationRules,
@@ -179,20 +234,36 @@ export function walkItems<Data, Item>(
   options: WalkLimits,
   signal: AbortSignal | undefined,
   isNew?: (item: Item) => boolean,
+  keyOf?: (item: Item) => string,
 ): Walk<Item> {
-  const { cursor, ...limits } = checkWalkLimits(options);
-  const state = newState(cursor);
+  const limits = checkWalkLimits(options);
+  const state = startState(limits);
   return asWalk(state, async function* () {
+    if (state.stoppedBecause === "end") return;
+    // The items a resumed walk already took from its first page.
+    let skip = new Set(state.taken);
     for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
-      const fresh = isNew ? page.items.filter(isNew) : page.items;
-      if (fresh.length === 0) state.cursor = page.nextCursor;
-      for (const [index, item] of fresh.entries()) {
-        if (index === fresh.length - 1) state.cursor = page.nextCursor;
+      const keyed = page.items.map((item, index) => ({ item, key: keyOf ? keyOf(item) : `#${index}` }));
+      const fresh = keyed.filter(({ item, key }) => !skip.has(key) && (isNew ? isNew(item) : true));
+      skip = new Set();
+      const last = page.nextCursor === undefined;
+      if (fresh.length === 0) moveOn(state, page.nextCursor, last);
+      for (const [index, { item, key }] of fresh.entries()) {
+        checkAborted(rules, signal);
+        if (index === fresh.length - 1) moveOn(state, page.nextCursor, last);
+        else state.taken = [...state.taken, key];
         state.items++;
         yield item;
       }
     }
   });
+}
+
+/** The state past a page whose last item is yielded: the next page's cursor, nothing taken from it, or the end. */
+function moveOn(state: WalkState, nextCursor: string | undefined, last: boolean): void {
+  state.cursor = nextCursor;
+  state.taken = [];
+  if (last) state.stoppedBecause = "end";
 }
 
 /** Accepts each post once in a walk, by `postKey`, and none that `stored` has (by id or `postKey`). */

@@ -93,9 +93,15 @@ describe("hooks see every request, whichever door", () => {
 });
 
 describe("per-call options and derived clients", () => {
-  it("maxRetries and headers per call; the key cannot be replaced by a header", async () => {
+  it("maxRetries and headers per call; a header carrying a key is refused, naming it, and nothing is sent", async () => {
     server.script(fail(502, "UPSTREAM_ERROR"));
-    await expect(client().profile("shortvideo", "c", { maxRetries: 1, headers: { "x-trace": "t1", "X-Api-Key": "scrape_live_other" } })).rejects.toBeInstanceOf(ScraperApiError);
+    await expect(client().profile("shortvideo", "c", { headers: { "X-Api-Key": "scrape_live_other" } })).rejects.toMatchObject({
+      name: "ScraperInputError",
+      field: "headers.X-Api-Key",
+    });
+    expect(() => client().withOptions({ headers: { "x-api-key": "scrape_live_other" } })).toThrow(ScraperInputError);
+    expect(server.requests).toHaveLength(0);
+    await expect(client().profile("shortvideo", "c", { maxRetries: 1, headers: { "x-trace": "t1" } })).rejects.toBeInstanceOf(ScraperApiError);
     expect(server.requests).toHaveLength(2);
     expect(server.requests.map((request) => [request.headers["x-trace"], request.headers["x-api-key"]])).toEqual([
       ["t1", apiKey],

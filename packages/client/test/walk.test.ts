@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScraperClient, postKey, ScraperApiError, ScraperInputError, type WalkState } from "../src/index.js";
+import { createScraperClient, postKey, ScraperAbortError, ScraperApiError, ScraperInputError, type WalkState } from "../src/index.js";
 import { focusedClient } from "../src/focused.js";
 import { type FaultServer, fail, type RecordedRequest, ok, startFaultServer } from "./fault-server.js";
 
@@ -68,7 +68,7 @@ describe("catalog walks", () => {
     server.script(catalog([{ ids: ["1"], next: "c1" }, { ids: ["2"], next: "c2" }, { ids: ["3"], next: "c3" }], 2));
     const walk = scraper().walkPosts("shortvideo", "creator", { maxCredits: 5 });
     expect((await collect(walk)).map((p) => p.id)).toEqual(["1", "2"]);
-    expect(walk.state).toEqual({ cursor: "c2", pages: 2, items: 2, creditsCharged: 4, stoppedBecause: "maxCredits" });
+    expect(walk.state).toEqual({ cursor: "c2", taken: [], pages: 2, items: 2, creditsCharged: 4, stoppedBecause: "maxCredits" });
   });
 
   it("spends nothing when even the first page would exceed maxCredits", async () => {
@@ -116,25 +116,72 @@ describe("walk state and resuming", () => {
     for await (const _post of walk) seen.push({ ...walk.state });
     // The state says where to resume once every post yielded so far is stored: on the page of the next post, so a
     // resume re-fetches at most the page it was on and loses nothing.
-    expect(seen.map((state) => state.cursor)).toEqual([undefined, "c1", "c1", "c2", undefined]);
-    expect(seen.map((state) => state.stoppedBecause)).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    expect(walk.state).toEqual({ cursor: undefined, pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
+    // The state says where to resume once every post yielded so far is stored: the page of the next post and the posts
+    // already taken from it, so a resume re-fetches at most the page it was on, yields nothing twice and loses nothing.
+    expect(seen.map((state) => [state.cursor, state.taken])).toEqual([
+      [undefined, ["shortvideo:1"]],
+      ["c1", []],
+      ["c1", ["shortvideo:3"]],
+      ["c2", []],
+      [undefined, []],
+    ]);
+    // The listing's last post marks the state as ended the moment it is yielded.
+    expect(seen.map((state) => state.stoppedBecause)).toEqual([undefined, undefined, undefined, undefined, "end"]);
+    expect(walk.state).toEqual({ cursor: undefined, taken: [], pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
   });
 
-  it("resumes from a saved cursor: never page one again, at most the page it was on", async () => {
+  it("resumes from a saved state: never page one again, at most the page it was on, no post twice", async () => {
     server.script(three());
     const first = scraper().walkPosts("shortvideo", "creator");
     const taken: string[] = [];
+    let saved: WalkState | undefined;
     for await (const post of first) {
       taken.push(post.id);
+      saved = JSON.parse(JSON.stringify(first.state)) as WalkState; // stored, then the state saved
       if (post.id === "3") break; // a crash in the middle of page two
     }
-    expect(first.state).toMatchObject({ cursor: "c1", pages: 2, stoppedBecause: "aborted" });
-    const resumed = scraper().walkPosts("shortvideo", "creator", { cursor: first.state.cursor });
+    expect(saved).toMatchObject({ cursor: "c1", taken: ["shortvideo:3"], pages: 2 });
+    const resumed = scraper().walkPosts("shortvideo", "creator", { resume: saved });
     for await (const post of resumed) taken.push(post.id);
-    expect(taken).toEqual(["1", "2", "3", "3", "4", "5"]);
+    expect(taken).toEqual(["1", "2", "3", "4", "5"]);
     expect(sentCursors()).toEqual([undefined, "c1", "c1", "c2"]);
     expect(resumed.state).toMatchObject({ pages: 2, creditsCharged: 2, stoppedBecause: "end" });
+  });
+
+  it.each([1, 2, 3, 4, 5])("resumed after a kill at post %i: at most one page again, no post twice, none lost", async (killAt) => {
+    server.script(three());
+    const first = scraper().walkPosts("shortvideo", "creator");
+    const stored: string[] = [];
+    let saved: unknown;
+    for await (const post of first) {
+      stored.push(post.id);
+      saved = JSON.parse(JSON.stringify(first.state));
+      if (stored.length === killAt) break;
+    }
+    const resumed = scraper().walkPosts("shortvideo", "creator", { resume: saved as WalkState });
+    for await (const post of resumed) stored.push(post.id);
+    expect(stored).toEqual(["1", "2", "3", "4", "5"]);
+    // Pages fetched in all: the three, plus the one the kill landed in the middle of (posts 1 and 3); none after a
+    // page's last post, nor after the listing's.
+    expect(server.requests).toHaveLength([1, 3].includes(killAt) ? 4 : 3);
+    expect(resumed.state.stoppedBecause).toBe("end");
+  });
+
+  it("stops at the next item when its signal aborts, also on the listing's last page", async () => {
+    server.script(catalog([{ ids: ["1", "2", "3"] }]));
+    const controller = new AbortController();
+    const walk = scraper().walkPosts("shortvideo", "creator", { signal: controller.signal });
+    const taken: string[] = [];
+    await expect(
+      (async () => {
+        for await (const post of walk) {
+          taken.push(post.id);
+          controller.abort();
+        }
+      })(),
+    ).rejects.toBeInstanceOf(ScraperAbortError);
+    expect(taken).toEqual(["1"]);
+    expect(walk.state).toMatchObject({ cursor: undefined, taken: ["shortvideo:1"], stoppedBecause: "aborted" });
   });
 
   it("walkPages yields pages with meta and nextCursor; its state points past each page yielded", async () => {
@@ -151,7 +198,7 @@ describe("walk state and resuming", () => {
       { ids: ["3", "4"], cursor: "c1", next: "c2", number: 2, resumeAt: "c2" },
       { ids: ["5"], cursor: "c2", next: undefined, number: 3, resumeAt: undefined },
     ]);
-    expect(walk.state).toEqual({ cursor: undefined, pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
+    expect(walk.state).toEqual({ cursor: undefined, taken: [], pages: 3, items: 5, creditsCharged: 3, stoppedBecause: "end" });
   });
 
   it("stops on maxPages and says so, with the cursor to go on from", async () => {
@@ -246,7 +293,7 @@ describe("polling for new posts: what it cost, and what lies behind page one", (
     server.script(catalog([{ ids: ["2", "1"], next: "c1" }], 1));
     const poll = scraper().newPosts("shortvideo", "creator", { seen: new Set(["1"]) });
     expect((await collect(poll)).map((post) => post.id)).toEqual(["2"]);
-    expect(poll.state).toEqual({ cursor: "c1", pages: 1, items: 1, creditsCharged: 1, stoppedBecause: "maxPages" });
+    expect(poll.state).toEqual({ cursor: "c1", taken: [], pages: 1, items: 1, creditsCharged: 1, stoppedBecause: "maxPages" });
     const further = await collect(scraper().walkPosts("shortvideo", "creator", { cursor: poll.state.cursor }));
     expect(sentCursors()).toEqual([undefined, "c1"]);
     expect(further).toEqual([]);
@@ -256,6 +303,6 @@ describe("polling for new posts: what it cost, and what lies behind page one", (
     server.script(catalog([{ ids: ["3", "3", "2"] }], 1));
     const poll = scraper().newPosts("shortvideo", "creator", { seen: new Set() });
     expect((await collect(poll)).map((post) => post.id)).toEqual(["3", "2"]);
-    expect(poll.state).toEqual({ cursor: undefined, pages: 1, items: 2, creditsCharged: 1, stoppedBecause: "end" });
+    expect(poll.state).toEqual({ cursor: undefined, taken: [], pages: 1, items: 2, creditsCharged: 1, stoppedBecause: "end" });
   });
 });

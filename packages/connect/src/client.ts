@@ -3,12 +3,13 @@ import {
   buildUrl,
   checkApiKey,
   checkNumber,
-  isBrowser,
+  checkBackendOnly,
   jsonOutgoing,
   type Outgoing,
   outgoingFrom,
   parseJson,
   type Query,
+  Redactor,
   resolveTransport,
   responseFrom,
   retryAfterMs,
@@ -21,6 +22,7 @@ import {
 } from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import {
+  ConnectAbortError,
   ConnectApiError,
   ConnectConnectionError,
   ConnectInputError,
@@ -78,10 +80,11 @@ const inputError = (field: string, message: string) => new ConnectInputError(fie
 
 /** The connect client's errors for what happens on the way; none carries the key. */
 const connectErrors: SendErrors = {
-  timeout: (call, timeoutMs) => new ConnectTimeoutError(call.name, timeoutMs),
+  timeout: (call, timeoutMs, inFlight) => new ConnectTimeoutError(call.name, timeoutMs, inFlight),
   connection: (call, cause) => new ConnectConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
   redirect: (call, refusal) => new ConnectRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ConnectResponseTooLargeError(call.name, response.status, tooLarge),
+  aborted: (call, reason, inFlight) => new ConnectAbortError(call.name, inFlight, undefined, { cause: reason }),
 };
 
 const notJson = (name: string, answer: Answer) =>
@@ -100,14 +103,13 @@ export class ConnectClient {
   readonly environment: Environment;
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #apiKey: string;
+  readonly #redactor: Redactor;
   readonly #sendConfig: SendConfig;
   readonly #timeoutMs: number | undefined;
 
   constructor(options: ConnectClientOptions) {
     if (typeof options !== "object" || options === null) throw inputError("options", "options must be an object.");
-    if (isBrowser() && !options.dangerouslyAllowBrowser) {
-      throw inputError("dangerouslyAllowBrowser", "The connect client runs on a backend only: in a browser every visitor could read your secret key.");
-    }
+    checkBackendOnly("connect client", "your secret key", options.dangerouslyAllowBrowser, inputError);
     const environments: Readonly<Record<string, Environment>> = scheme.keyEnvironments;
     const { key, prefix } = checkApiKey(
       options.apiKey,
@@ -115,19 +117,21 @@ export class ConnectClient {
       inputError,
     );
     this.#apiKey = key;
+    this.#redactor = new Redactor([key]);
     this.environment = environments[prefix as string] as Environment;
     const transport = resolveTransport(options, "https://<host>/api/embed", inputError);
     this.baseUrl = transport.baseUrl;
     this.#timeoutMs = transport.timeoutMs;
-    this.#sendConfig = transportSendConfig(transport, "connect", connectErrors);
+    this.#sendConfig = transportSendConfig(transport, "connect", connectErrors, this.#redactor);
     this.api = createClient<paths>({
       baseUrl: this.baseUrl,
-      fetch: async (request) => {
-        const name = `${request.method} ${new URL(request.url).pathname}`;
-        const answer = await this.#send(await outgoingFrom(request), name, request);
-        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
-        return responseFrom(answer);
-      },
+      fetch: (request) =>
+        this.#redactor.redacting(async () => {
+          const name = `${request.method} ${new URL(request.url).pathname}`;
+          const answer = await this.#send(await outgoingFrom(request), name, request);
+          if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
+          return responseFrom(answer.response.ok ? answer : { ...answer, text: this.#redactor.text(answer.text) });
+        }),
     });
   }
 
@@ -136,29 +140,27 @@ export class ConnectClient {
     if (typeof method !== "string" || method === "") throw inputError("method", "method must be an HTTP method.");
     if (typeof path !== "string") throw inputError("path", "path must be a string relative to baseUrl.");
     checkNumber("timeoutMs", init.timeoutMs, 0, { positive: true }, inputError);
-    let url: string;
-    try {
-      url = buildUrl(this.baseUrl, path, init.pathParams, init.query);
-    } catch (error) {
-      throw inputError("pathParams", (error as Error).message);
-    }
+    checkHeaders(init.headers);
+    const url = buildUrl(this.baseUrl, path, init.pathParams, init.query, inputError);
     const name = `${method.toUpperCase()} ${path}`;
-    const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body, init.headers), name, init);
-    if (!answer.response.ok) {
-      const snippet = answer.text.trim().slice(0, 200);
-      throw new ConnectApiError(
-        `${name} failed with HTTP ${answer.response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
-        name,
-        answer.response.status,
-        parseJson(answer.text),
-        retryAfterMs(answer.response.headers),
-      );
-    }
-    const body = successJson(answer.text, () => notJson(name, answer));
-    return {
-      data: body as Data | undefined,
-      meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers: answer.response.headers },
-    };
+    return this.#redactor.redacting(async () => {
+      const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body, init.headers), name, init);
+      if (!answer.response.ok) {
+        const snippet = answer.text.trim().slice(0, 200);
+        throw new ConnectApiError(
+          `${name} failed with HTTP ${answer.response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+          name,
+          answer.response.status,
+          parseJson(answer.text),
+          retryAfterMs(answer.response.headers),
+        );
+      }
+      const body = successJson(answer.text, () => notJson(name, answer));
+      return {
+        data: body as Data | undefined,
+        meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers: answer.response.headers },
+      };
+    });
   }
 
   toJSON(): { baseUrl: string; environment: Environment } {
@@ -166,14 +168,24 @@ export class ConnectClient {
   }
 
   #send(outgoing: Outgoing, name: string, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }): Promise<Answer> {
-    const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-    return send(this.#sendConfig, { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } }, {
+    return send(this.#sendConfig, outgoing, {
       name,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
       signal: options.signal,
+      authHeaders: { [scheme.name]: this.#apiKey },
       logDetails: { operation: name, environment: this.environment },
     });
   }
+}
+
+/** A call's own headers: strings, and never the key's header (the client sends its own key, once). */
+function checkHeaders(headers: Record<string, string> | undefined): void {
+  if (headers === undefined) return;
+  if (typeof headers !== "object" || headers === null || Object.values(headers).some((value) => typeof value !== "string")) {
+    throw inputError("headers", "headers must be an object of header names to string values.");
+  }
+  const credential = Object.keys(headers).find((name) => name.toLowerCase() === scheme.name.toLowerCase());
+  if (credential) throw inputError(`headers.${credential}`, `headers must not carry ${scheme.name}: the client sends its own key (create a client for another key).`);
 }
 
 /** Creates a connect API client. Throws `ConnectInputError` naming the option when one is unusable (a scraper key, for one). */

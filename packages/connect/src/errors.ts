@@ -1,7 +1,10 @@
-import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
+import { type BodyTooLarge, ContentScraperError, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
 
-/** Base class of every error `@content-scraper/connect` throws. Never carries the key. */
-export class ConnectError extends Error {
+/**
+ * Base class of every error `@content-scraper/connect` throws; it extends the SDK's `ContentScraperError` (`status`,
+ * `requestId`). Never carries the key, even where an answer echoed it.
+ */
+export class ConnectError extends ContentScraperError {
   override name = "ConnectError";
 }
 
@@ -16,14 +19,31 @@ export class ConnectInputError extends ConnectError {
   }
 }
 
-/** The request did not complete within `timeoutMs`. It is not retried: the service may have acted on it. */
-export class ConnectTimeoutError extends ConnectError {
-  override name = "ConnectTimeoutError";
+/**
+ * The call was given up before it completed: the caller's `signal` aborted (`cause` is its reason). `inFlight` when its
+ * request was out: the service may still have acted on it.
+ */
+export class ConnectAbortError extends ConnectError {
+  override name = "ConnectAbortError";
   constructor(
     readonly operation: string,
-    readonly timeoutMs: number,
+    readonly inFlight: boolean,
+    message = `${operation} was aborted${inFlight ? " while its request was out" : " before its request was sent"}`,
+    options?: ErrorOptions,
   ) {
-    super(`${operation} timed out after ${timeoutMs} ms`);
+    super(message, options);
+  }
+}
+
+/** The request did not complete within `timeoutMs`: an abort of the client's own. Not retried: the service may have acted on it. */
+export class ConnectTimeoutError extends ConnectAbortError {
+  override name = "ConnectTimeoutError";
+  constructor(
+    operation: string,
+    readonly timeoutMs: number,
+    inFlight = true,
+  ) {
+    super(operation, inFlight, `${operation} timed out after ${timeoutMs} ms`);
   }
 }
 
@@ -38,10 +58,11 @@ export class ConnectResponseError extends ConnectError {
   constructor(
     message: string,
     readonly operation: string,
-    readonly status: number,
+    status: number,
   ) {
-    super(message);
+    super(message, { status });
   }
+  declare readonly status: number;
 }
 
 /** The body passed `maxResponseBytes` (its declared `content-length`, or its bytes on the wire or decoded while streaming) and was abandoned. */
@@ -86,11 +107,12 @@ export class ConnectApiError extends ConnectError {
   constructor(
     message: string,
     readonly operation: string,
-    readonly status: number,
+    status: number,
     readonly body: unknown,
     readonly retryAfterMs: number | undefined,
   ) {
-    super(message);
+    super(message, { status });
     this.retryable = status === 429;
   }
+  declare readonly status: number;
 }

@@ -36,10 +36,12 @@ export const formMediaType = "application/x-www-form-urlencoded";
 function decode(raw: Buffer, mediaType: string): ReadBody {
   if (mediaType === formMediaType) {
     const form: Record<string, string> = {};
+    const sent = new Set<string>();
     for (const [name, value] of new URLSearchParams(raw.toString("utf8"))) {
-      // RFC 6749 §3.2: a parameter must not be sent more than once.
-      if (Object.hasOwn(form, name)) return { ok: false, problem: { message: `The form parameter ${name} is sent more than once.`, field: name, reason: "malformed form" } };
-      form[name] = value;
+      // RFC 6749 §3.2: a parameter must not be sent more than once, and one sent without a value counts as left out.
+      if (sent.has(name)) return { ok: false, problem: { message: `The form parameter ${name} is sent more than once.`, field: name, reason: "malformed form" } };
+      sent.add(name);
+      if (value !== "") form[name] = value;
     }
     return { ok: true, body: form };
   }

@@ -4,7 +4,8 @@ import type { SurfaceResponse } from "./http.js";
 // Cross-origin requests, a sandbox choice (the service's CORS policy is not shown in the reference): any page may call
 // the sandbox from a browser, on every surface, preflights included, and read every header an answer carries (the
 // `X-Scraper-*` and `X-RateLimit-*` headers, `Retry-After`, `WWW-Authenticate`, …). The docs' "try it" console sends
-// its requests from the reader's browser to a sandbox started on their machine.
+// its requests from the reader's browser to a sandbox started on their machine. The control API is no surface: it
+// answers no other origin and no preflight, and its answers carry none of these headers (`control/guard.ts`).
 
 // Headers a browser shows a page without being told (the CORS-safelisted response headers).
 const safelisted = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);

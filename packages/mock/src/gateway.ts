@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Reach, reachOf } from "./addresses.js";
+import { BodyRoom } from "./body-room.js";
 import type { SandboxClock } from "./control/clock.js";
 import type { RequestLog } from "./control/log.js";
-import { controlPath } from "./control/routes.js";
+import { type ControlApi, controlPath } from "./control/routes.js";
 import { corsHeaders, preflight } from "./cors.js";
-import { type Surface, type SurfaceRequest, type SurfaceResponse, text } from "./http.js";
+import { type Surface, type SurfaceResponse, text } from "./http.js";
+import { bodyBytesAtOnce, maxConnections } from "./limits.js";
 
 /** One surface of the shared host, mounted at `basePath` for the paths that start with `namespace` below it. */
 export interface Mount {
@@ -20,8 +23,12 @@ export interface Mount {
 }
 
 export interface Gateway {
-  /** The origin the gateway listens on (`http://127.0.0.1:4010`). */
+  /** The origin the gateway listens on (`http://127.0.0.1:4010`); on every interface (`0.0.0.0`), its loopback one. */
   url: string;
+  /** Every origin it can be reached at: `url`, and beyond loopback each interface's address. */
+  origins: string[];
+  /** Whether it listens beyond loopback (`0.0.0.0`, a LAN address), where other machines can reach it. */
+  beyondLoopback: boolean;
   /** Stops the sandbox: it stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -30,8 +37,8 @@ export interface Gateway {
 export interface GatewayOptions {
   port: number;
   host: string;
-  /** Answers the requests below `controlPath`. */
-  control: (request: SurfaceRequest) => Promise<SurfaceResponse>;
+  /** The control API, below `controlPath`: made once the gateway knows where it listens, which its guard needs. */
+  control: (reach: Reach & { port: number }) => ControlApi;
   log: RequestLog;
   clock: SandboxClock;
 }
@@ -39,13 +46,21 @@ export interface GatewayOptions {
 // A body this far over a surface's limit is not drained before the 413: the connection is closed after the answer.
 const drainLimitBytes = 1024 * 1024;
 
-type Body = { body: Buffer | undefined; tooLarge: boolean; abandon: boolean; gone?: true };
+type Body = { body: Buffer | undefined; tooLarge: boolean; abandon: boolean; gone?: true; release: () => void };
 
 /**
- * Reads a body up to `limit` bytes; beyond it, counts without buffering so the client still gets an answer. A client
- * that hangs up mid-body is `gone`: there is no one to answer.
+ * Reads a body up to `limit` bytes, once `room` holds them; beyond it, counts without buffering so the client still
+ * gets an answer. A client that hangs up before or mid-body is `gone`: there is no one to answer. `release` gives the
+ * room back, once the body is no longer needed.
  */
-function readBody(request: IncomingMessage, limit: number): Promise<Body> {
+async function readBody(request: IncomingMessage, limit: number, room: BodyRoom): Promise<Body> {
+  const chunked = request.headers["transfer-encoding"] !== undefined;
+  const release = await room.take(chunked ? limit : Math.min(limit, Number(request.headers["content-length"] ?? 0) || 0));
+  const gone = { body: undefined, tooLarge: false, abandon: true, gone: true, release } as const;
+  if (request.destroyed) {
+    release();
+    return gone;
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -54,16 +69,19 @@ function readBody(request: IncomingMessage, limit: number): Promise<Body> {
       if (size <= limit) chunks.push(chunk);
       else if (size > limit + drainLimitBytes) {
         request.pause();
-        resolve({ body: undefined, tooLarge: true, abandon: true });
+        resolve({ body: undefined, tooLarge: true, abandon: true, release });
       }
     });
-    request.on("end", () => resolve({ body: size === 0 ? undefined : Buffer.concat(chunks), tooLarge: size > limit, abandon: false }));
-    request.on("error", () => resolve({ body: undefined, tooLarge: false, abandon: true, gone: true }));
+    request.on("end", () => resolve({ body: size === 0 ? undefined : Buffer.concat(chunks), tooLarge: size > limit, abandon: false, release }));
+    request.on("error", () => resolve(gone));
+    request.on("close", () => {
+      if (!request.complete) resolve(gone);
+    });
   });
 }
 
-function send(response: ServerResponse, answer: SurfaceResponse, close = false): void {
-  const headers = { ...answer.headers, ...corsHeaders(answer), "Content-Length": String(Buffer.byteLength(answer.body)) };
+function send(response: ServerResponse, answer: SurfaceResponse, close = false, cors = true): void {
+  const headers = { ...answer.headers, ...(cors ? corsHeaders(answer) : {}), "Content-Length": String(Buffer.byteLength(answer.body)) };
   response.writeHead(answer.status, close ? { ...headers, Connection: "close" } : headers);
   response.end(answer.body);
 }
@@ -88,43 +106,64 @@ const controlBodyBytes = 64 * 1024;
 /** One HTTP server for the shared host: each request goes to the surface mounted at its path, or to the control API. */
 export function startGateway(mounts: readonly Mount[], options: GatewayOptions): Promise<Gateway> {
   const route = router(mounts);
-  const { port, host, control, log, clock } = options;
+  const { port, host, log, clock } = options;
+  // Set once listening, before the first request arrives.
+  let control: ControlApi;
+  const room = new BodyRoom(bodyBytesAtOnce);
 
   /**
    * The answer to one request: the surface that gave it (none outside every surface), whether to close the connection
-   * after it, and whether the request log keeps it (not preflights, nor the control API's own calls). `undefined` for a
-   * client that hung up mid-body: there is no one to answer.
+   * after it, whether the request log keeps it (not preflights, nor the control API's own calls), and whether it carries
+   * the open CORS headers (the control API's answers do not). `undefined` for a client that hung up mid-body: there is
+   * no one to answer.
    */
-  type Answered = { answer: SurfaceResponse; mount?: Mount; close?: boolean; logged: boolean };
+  type Answered = { answer: SurfaceResponse; mount?: Mount; close?: boolean; logged: boolean; cors?: false };
   async function answer(request: IncomingMessage, url: URL): Promise<Answered | undefined> {
     const path = url.pathname;
     const method = request.method ?? "GET";
+    const mount = route(path);
+    if (!mount && (path === controlPath || path.startsWith(`${controlPath}/`))) return answerControl(request, url);
     const cors = preflight(method, request.headers);
     if (cors) {
       request.resume();
       return { answer: cors, logged: false };
     }
-    const mount = route(path);
-    const controlled = !mount && (path === controlPath || path.startsWith(`${controlPath}/`));
-    if (!mount && !controlled) {
+    if (!mount) {
       // Outside every surface: the framework's standard 404, as the reference allows for unknown paths.
       request.resume();
       return { answer: text(404, "Not Found"), logged: true };
     }
-    const basePath = mount?.basePath ?? controlPath;
-    const head = { method, basePath, path: path.slice(basePath.length), query: url.searchParams, headers: request.headers };
-    const { body, tooLarge, abandon, gone } = await readBody(request, mount?.surface.maxBodyBytes ?? controlBodyBytes);
-    if (gone) return undefined;
-    if (!mount) return { answer: tooLarge ? text(413, "The control API takes small JSON bodies.") : await control({ ...head, body }), close: abandon, logged: false };
-    if (tooLarge) return { answer: mount.surface.tooLarge(head), mount, close: abandon, logged: true };
-    return { answer: await mount.surface.handle({ ...head, body }), mount, logged: true };
+    const head = { method, basePath: mount.basePath, path: path.slice(mount.basePath.length), query: url.searchParams, headers: request.headers };
+    const { body, tooLarge, abandon, gone, release } = await readBody(request, mount.surface.maxBodyBytes, room);
+    try {
+      if (gone) return undefined;
+      if (tooLarge) return { answer: mount.surface.tooLarge(head), mount, close: abandon, logged: true };
+      return { answer: await mount.surface.handle({ ...head, body }), mount, logged: true };
+    } finally {
+      release();
+    }
+  }
+
+  /** A call to the control API: refused before its body is read (the connection closed after), or answered. */
+  async function answerControl(request: IncomingMessage, url: URL): Promise<Answered | undefined> {
+    const head = { method: request.method ?? "GET", basePath: controlPath, path: url.pathname.slice(controlPath.length), query: url.searchParams, headers: request.headers };
+    const refused = control.refuse(head);
+    if (refused) return { answer: refused, close: true, logged: false, cors: false };
+    const { body, tooLarge, abandon, gone, release } = await readBody(request, controlBodyBytes, room);
+    try {
+      if (gone) return undefined;
+      const answer = tooLarge ? text(413, "The control API takes small JSON bodies.") : await control.answer({ ...head, body });
+      return { answer, close: abandon, logged: false, cors: false };
+    } finally {
+      release();
+    }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://gateway");
     const result = await answer(request, url);
     if (!result) return;
-    send(response, result.answer, result.close);
+    send(response, result.answer, result.close, result.cors);
     if (result.close) response.once("finish", () => request.destroy());
     if (!result.logged) return;
     const charged = result.answer.headers["X-Scraper-Credits-Charged"];
@@ -151,18 +190,21 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
   // Idle connections are kept for a minute: a client reuses them until a second before the hint (undici), so a busy
   // client no longer sends on a socket the sandbox closed a moment before (a reset), as it did at 5 s under load.
   server.keepAliveTimeout = 60_000;
+  server.maxConnections = maxConnections;
   server.headersTimeout = 65_000;
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
-      const { address, family, port: bound } = server.address() as AddressInfo;
-      // Listening on every interface: name the loopback one, which a client can connect to.
-      const reachable = address === "0.0.0.0" ? "127.0.0.1" : address === "::" ? "::1" : address;
-      const hostname = family === "IPv6" ? `[${reachable}]` : reachable;
+      const { address, port: bound } = server.address() as AddressInfo;
+      const reach = reachOf(address, bound);
+      control = options.control({ ...reach, port: bound });
       resolve({
-        url: `http://${hostname}:${bound}`,
+        // Listening on every interface: the loopback origin first, which a client on this machine can connect to.
+        url: reach.origins[0] ?? `http://${address}:${bound}`,
+        origins: reach.origins,
+        beyondLoopback: reach.beyondLoopback,
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
+import { BoundedMap } from "./bounded.js";
 import type { SandboxClock } from "./control/clock.js";
 import type { SurfaceResponse } from "./http.js";
-import { remember } from "./surface-kit.js";
+import { stateLimits } from "./limits.js";
 
 // Idempotent writes, one rule for every surface that has them. A key is what `Idempotency-Key` carries: absent where the
 // write allows it, never empty (an empty header is no key, and is refused on every write alike rather than stored
@@ -34,12 +35,15 @@ export function checkIdempotencyKey(rules: KeyRules, header: string | undefined)
 type Stored = { credential: string; fingerprint: string; storedAt: number; response: SurfaceResponse };
 export type Replay = { kind: "replay"; response: SurfaceResponse } | { kind: "conflict" } | undefined;
 
-// Past this many keys the oldest is forgotten first, however young.
-const maxStoredKeys = 100_000;
+/** Why a keyed write is refused when the store is full: the sandbox's own limit, said as such. */
+export const idempotencyFull = `The sandbox's idempotent writes fill the ${stateLimits.idempotency / 1024 / 1024} MB it keeps for them, none of them expired (a sandbox limit, not the service's): retry after Retry-After, when the oldest expires, or reset the sandbox.`;
 
-/** The stored answers of keyed writes, per credential, operation and key. */
+/**
+ * The stored answers of keyed writes, per credential, operation and key. Bounded (`stateLimits.idempotency`): a record
+ * is forgotten early only once expired, so that no write it guards can happen twice; a full store refuses new keys.
+ */
 export class IdempotencyStore {
-  readonly #stored = new Map<string, Stored>();
+  readonly #stored = new BoundedMap<Stored>(stateLimits.idempotency);
   constructor(
     readonly retentionMs: number,
     readonly clock: SandboxClock,
@@ -55,20 +59,42 @@ export class IdempotencyStore {
   find(slot: string, fingerprint: string): Replay {
     const previous = this.#stored.get(slot);
     if (!previous) return undefined;
-    if (this.clock.now() - previous.storedAt >= this.retentionMs) {
+    if (this.#expired(previous)) {
       this.#stored.delete(slot);
       return undefined;
     }
     return previous.fingerprint === fingerprint ? { kind: "replay", response: previous.response } : { kind: "conflict" };
   }
 
-  store(slot: string, credential: string, fingerprint: string, response: SurfaceResponse): void {
-    remember(this.#stored, slot, { credential, fingerprint, storedAt: this.clock.now(), response }, maxStoredKeys);
+  #expired(stored: Stored): boolean {
+    return this.clock.now() - stored.storedAt >= this.retentionMs;
+  }
+
+  /** The record stored longest ago (records are stored in time order), with its slot. */
+  #oldest(): { slot: string; stored: Stored } | undefined {
+    const slot = this.#stored.oldest();
+    const stored = slot === undefined ? undefined : this.#stored.get(slot);
+    return slot === undefined || !stored ? undefined : { slot, stored };
+  }
+
+  /** Stores a keyed write's answer; false, storing nothing, when the store is full of records not yet expired. */
+  store(slot: string, credential: string, fingerprint: string, response: SurfaceResponse): boolean {
+    const expiredOldest = () => {
+      const oldest = this.#oldest();
+      return oldest && this.#expired(oldest.stored) ? oldest.slot : undefined;
+    };
+    return this.#stored.set(slot, { credential, fingerprint, storedAt: this.clock.now(), response }, expiredOldest);
+  }
+
+  /** Whole seconds until the oldest record expires (at least 1): when a full store takes a new key again. */
+  secondsUntilRoom(): number {
+    const stored = this.#oldest()?.stored;
+    return Math.max(1, Math.ceil(((stored?.storedAt ?? 0) + this.retentionMs - this.clock.now()) / 1000));
   }
 
   /** Forgets one credential's keys, or every key. */
   reset(credential?: string): void {
     if (credential === undefined) this.#stored.clear();
-    else for (const [slot, stored] of this.#stored) if (stored.credential === credential) this.#stored.delete(slot);
+    else for (const [slot, stored] of this.#stored.entries()) if (stored.credential === credential) this.#stored.delete(slot);
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { SandboxClock } from "./control/clock.js";
 import { Faults } from "./control/faults.js";
+import { checkControlToken, newControlToken } from "./control/guard.js";
 import { RequestLog } from "./control/log.js";
 import { ControlPlane, type SandboxControl } from "./control/plane.js";
 import { controlApi } from "./control/routes.js";
@@ -8,7 +9,7 @@ import { type Gateway, type Mount, startGateway } from "./gateway.js";
 import { type SurfaceOptions, surfaces } from "./mounts.js";
 import { serverPath } from "./surface-kit.js";
 
-export { connectSandbox } from "./control/client.js";
+export { type ConnectOptions, connectSandbox } from "./control/client.js";
 export type { PendingFault } from "./control/faults.js";
 export type { LogEntry, LogFilter } from "./control/log.js";
 export { type ClockState, type FaultSpec, type SandboxControl, SandboxControlError } from "./control/plane.js";
@@ -23,8 +24,17 @@ export { sandboxKeys } from "./scraper/keys.js";
 export interface MockOptions {
   /** Default 4010; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /**
+   * Default 127.0.0.1. Beyond loopback (`0.0.0.0`, a LAN address), other machines can call the sandbox, and its control
+   * API wants `controlToken`.
+   */
   host?: string;
+  /**
+   * The token the control API wants (`Authorization: Bearer <token>`; `connectSandbox(url, { token })`), 16 to 256
+   * characters. Given, it is wanted wherever the sandbox listens; not given, the sandbox makes one when it listens
+   * beyond loopback (`controlToken` on the handle), and wants none on loopback.
+   */
+  controlToken?: string;
   /** Seeds the catalogs and, in dynamic mode, the generated payloads. Default "sandbox". */
   seed?: string;
   /** Generate success payloads from the schemas (seeded) instead of serving the description's examples. */
@@ -41,6 +51,8 @@ export interface MockOptions {
 export interface RunningMock extends Gateway, SandboxControl {
   /** Each surface's base URL, e.g. `scraper: http://127.0.0.1:4010/api/v1`. */
   baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;
+  /** The token the control API wants, if it wants one (not enumerable: `util.inspect` and JSON leave it out). */
+  readonly controlToken: string | undefined;
 }
 
 type Servers = { servers?: Array<{ url: string }> };
@@ -67,6 +79,7 @@ async function placesOf(description: string): Promise<{ basePath: string; elsewh
 
 /** Starts the sandbox: one gateway for every surface of the shared host. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const given = options.controlToken === undefined ? undefined : checkControlToken(options.controlToken);
   const clock = new SandboxClock();
   const faults = new Faults();
   const log = new RequestLog();
@@ -86,9 +99,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   );
   const mounts = mounted.flatMap(({ main, elsewhere }) => [main, ...elsewhere]);
   const plane = new ControlPlane(clock, log, faults, new Map(mounted.map(({ main }) => [main.name, main.surface])));
-  const gateway = await startGateway(mounts, { port: options.port ?? 4010, host: options.host ?? "127.0.0.1", control: controlApi(plane), log, clock });
+  let controlToken: string | undefined;
+  const control = ({ names, port, beyondLoopback }: { names: ReadonlySet<string>; port: number; beyondLoopback: boolean }) => {
+    controlToken = given ?? (beyondLoopback ? newControlToken() : undefined);
+    return controlApi(plane, { names, port, token: controlToken });
+  };
+  const gateway = await startGateway(mounts, { port: options.port ?? 4010, host: options.host ?? "127.0.0.1", control, log, clock });
   const baseUrls = Object.fromEntries(mounted.map(({ main }) => [main.name, gateway.url + main.basePath])) as RunningMock["baseUrls"];
-  return {
+  const running: Omit<RunningMock, "controlToken"> = {
     ...gateway,
     baseUrls,
     reset: (credential) => plane.reset(credential),
@@ -99,4 +117,5 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     inject: (fault) => plane.inject(fault),
     faults: () => plane.faults(),
   };
+  return Object.defineProperty(running, "controlToken", { value: controlToken, enumerable: false }) as RunningMock;
 }

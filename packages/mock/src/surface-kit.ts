@@ -1,4 +1,6 @@
+import { BoundedMap } from "./bounded.js";
 import type { SandboxClock } from "./control/clock.js";
+import { stateLimits } from "./limits.js";
 import type { Engine, PrismOperation } from "./scraper/engine.js";
 import { TokenBucket } from "./scraper/token-bucket.js";
 
@@ -27,12 +29,6 @@ export function operationRouter(engine: Engine): (method: string, path: string, 
   };
 }
 
-/** Keeps `value` under `key` in a map bounded to `max` entries: the oldest is forgotten first. */
-export function remember<Value>(map: Map<string, Value>, key: string, value: Value, max: number): void {
-  if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value as string);
-  map.set(key, value);
-}
-
 /** One limit of a surface's `x-rate-limits`, as codegen put it in the operation table. */
 interface StatedLimit {
   readonly calls: string;
@@ -48,21 +44,23 @@ export function statedPerMinute(limits: readonly StatedLimit[] | null, calls: st
   return (limit.requests * 60) / limit.periodSeconds;
 }
 
-/** One token bucket per credential, created on first use on the sandbox clock; past `max` credentials the oldest is forgotten. */
+/**
+ * One token bucket per credential, created on first use on the sandbox clock. Bounded (`stateLimits.buckets`): the
+ * least recently used is forgotten first, and starts full again if its credential comes back. No money rides on it.
+ */
 export class Buckets {
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #buckets = new BoundedMap<TokenBucket>(stateLimits.buckets);
   constructor(
     readonly requestsPerMinute: number,
     readonly clock: SandboxClock,
-    readonly max = 100_000,
   ) {}
 
   get(credential: string): TokenBucket {
-    let bucket = this.#buckets.get(credential);
+    let bucket = this.#buckets.use(credential);
     if (!bucket) {
       // A minute of allowance can be spent at once, refilled continuously: the scraper's mechanism, a sandbox choice here.
       bucket = new TokenBucket(this.requestsPerMinute, 60, () => this.clock.now());
-      remember(this.#buckets, credential, bucket, this.max);
+      this.#buckets.set(credential, bucket);
     }
     return bucket;
   }
@@ -92,16 +90,43 @@ export async function documentedSuccess(engine: Engine, operation: PrismOperatio
   return served;
 }
 
-/** The first integer query parameter outside its documented schema (`type: integer`, `minimum`, `maximum`), said plainly. */
+/** The parts of a query parameter's schema the sandbox checks. */
+interface QuerySchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+/**
+ * The first query parameter sent outside its documented schema, said plainly: an integer's type and range (`minimum`,
+ * `maximum`), a string's length (`minLength`, `maxLength`, in characters) and `pattern`.
+ */
 export function queryProblem(operation: PrismOperation, query: URLSearchParams | undefined): string | undefined {
   for (const parameter of operation.request?.query ?? []) {
     const value = query?.get(parameter.name);
-    const schema = parameter.schema as { type?: string; minimum?: number; maximum?: number } | undefined;
-    if (value === null || value === undefined || schema?.type !== "integer") continue;
-    const number = Number(value);
-    if (value.trim() === "" || !Number.isInteger(number)) return `${parameter.name} must be an integer.`;
-    if (schema.maximum !== undefined && number > schema.maximum) return `${parameter.name} must be at most ${schema.maximum}.`;
-    if (schema.minimum !== undefined && number < schema.minimum) return `${parameter.name} must be at least ${schema.minimum}.`;
+    const schema = parameter.schema as QuerySchema | undefined;
+    if (value === null || value === undefined || schema === undefined) continue;
+    const problem = schema.type === "integer" ? integerProblem(value, schema) : schema.type === "string" ? stringProblem(value, schema) : undefined;
+    if (problem) return `${parameter.name} ${problem}.`;
   }
+  return undefined;
+}
+
+function integerProblem(value: string, schema: QuerySchema): string | undefined {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isInteger(number)) return "must be an integer";
+  if (schema.maximum !== undefined && number > schema.maximum) return `must be at most ${schema.maximum}`;
+  if (schema.minimum !== undefined && number < schema.minimum) return `must be at least ${schema.minimum}`;
+  return undefined;
+}
+
+function stringProblem(value: string, schema: QuerySchema): string | undefined {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) return value === "" ? "must not be empty" : `must be at least ${schema.minLength} characters long`;
+  if (schema.maxLength !== undefined && length > schema.maxLength) return `must be at most ${schema.maxLength} characters long`;
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) return `must match the pattern ${schema.pattern}`;
   return undefined;
 }

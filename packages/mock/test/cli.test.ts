@@ -1,7 +1,9 @@
 // The built bin, as `pnpm mock` runs it: prints its base URLs, serves, and stops cleanly on SIGINT and SIGTERM.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { networkInterfaces } from "node:os";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, expect, it, vi } from "vitest";
 
 // Each test starts Prism in a fresh process: allow for a machine busy with other suites.
@@ -13,7 +15,15 @@ afterEach(() => {
   child?.kill("SIGKILL");
 });
 
-/** Starts the bin and resolves with its scraper base URL once it prints it. */
+/** Waits until the bin has printed `pattern`. */
+async function printed(child: ChildProcess, output: () => string, pattern: RegExp): Promise<void> {
+  for (let waited = 0; !pattern.test(output()); waited += 50) {
+    if (waited > 60_000 || child.exitCode !== null) throw new Error(`the mock did not print ${pattern}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts the bin and resolves with its scraper base URL once it has printed its banner. */
 async function run(...args: string[]): Promise<{ child: ChildProcess; scraper: string; output: () => string }> {
   const started = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   child = started;
@@ -24,10 +34,7 @@ async function run(...args: string[]): Promise<{ child: ChildProcess; scraper: s
   started.stderr?.on("data", (chunk: Buffer) => {
     output += chunk;
   });
-  for (let waited = 0; !/scraper\s+(http\S+)/.test(output); waited += 50) {
-    if (waited > 60_000 || started.exitCode !== null) throw new Error(`the mock did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await printed(started, () => output, /Ctrl-C stops it/);
   return { child: started, scraper: /scraper\s+(http\S+)/.exec(output)?.[1] as string, output: () => output };
 }
 
@@ -57,4 +64,33 @@ it("accepts the separator pnpm passes through, and rejects a bad option value", 
   });
   expect((await once(failed, "exit"))[0]).not.toBe(0);
   expect(error).toContain("--port must be a non-negative number");
+});
+
+it("warns when it listens beyond loopback, prints every address it is reached at and the control token it wants", async () => {
+  const { child, scraper, output } = await run("--host", "0.0.0.0", "--port", "0");
+  // The warning goes to stderr, which may come in after the banner.
+  await printed(child, output, /warning/);
+  const port = new URL(scraper).port;
+  const lan = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []).filter((entry) => entry.family === "IPv4" && !entry.internal);
+  expect(output()).toContain("warning: listening on 0.0.0.0, beyond loopback");
+  for (const { address } of [{ address: "127.0.0.1" }, ...lan]) expect(output()).toContain(`http://${address}:${port}`);
+  const token = /Authorization: Bearer (\S+)/.exec(output())?.[1] as string;
+  expect(token).toMatch(/^[\w-]{43}$/);
+
+  const clock = (env: NodeJS.ProcessEnv) => promisify(execFile)(process.execPath, [bin, "clock", "--url", `http://127.0.0.1:${port}`], { env: { ...process.env, ...env } });
+  const refused = await clock({}).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect([refused?.code, refused?.stderr]).toEqual([1, expect.stringContaining("content-scraper-mock clock: Authorization: ")]);
+  expect((await clock({ CONTENT_SCRAPER_MOCK_CONTROL_TOKEN: token })).stdout).toContain("sandbox clock:");
+  child.kill("SIGTERM");
+  expect((await once(child, "exit"))[0]).toBe(0);
+});
+
+it("keeps quiet about addresses and tokens on loopback", async () => {
+  const { child, output } = await run("--port", "0");
+  expect(output()).not.toMatch(/warning|Reachable at|Bearer/);
+  child.kill("SIGTERM");
+  await once(child, "exit");
 });

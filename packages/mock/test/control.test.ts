@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimit } from "../src/generated/scraper.operations.js";
 import { connectSandbox, controlPath, type RunningMock, SandboxControlError } from "../src/index.js";
+import { maxPendingFaults } from "../src/limits.js";
 import { call, charged, freshKey, operations, start } from "./support.js";
 
 let mock: RunningMock;
@@ -111,6 +112,14 @@ it("advances the clock: buckets refill and the clock reports how far ahead it is
   expect(Number(refilled.headers.get("x-scraper-ratelimit-remaining"))).toBe(rateLimit.requestsPerMinute - 1);
 });
 
+it("keeps request ids well-formed after an advance by a fraction of a millisecond (a jittered backoff's sleep)", async () => {
+  await mock.advance(0.000_437);
+  const answer = await profile(freshKey());
+  expect(answer.body.request_id).toMatch(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+  const [entry] = await mock.log({ limit: 1 });
+  expect(entry?.requestId).toBe(answer.body.request_id);
+});
+
 it("resets everything: balances, the log, faults and the clock", async () => {
   const own = await start({ credits: 10 });
   try {
@@ -132,7 +141,7 @@ it("answers an unknown control route with 404, and another method with 405 and A
   expect((await fetch(`${mock.url}${controlPath}/nothing`)).status).toBe(404);
   const wrong = await fetch(`${mock.url}${controlPath}/reset`);
   expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "POST"]);
-  const malformed = await fetch(`${mock.url}${controlPath}/reset`, { method: "POST", body: "{" });
+  const malformed = await fetch(`${mock.url}${controlPath}/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
   expect(malformed.status).toBe(400);
 });
 
@@ -173,4 +182,16 @@ describe("the bin's commands", () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain("status: executePayout documents no status 404");
   });
+});
+
+it("keeps at most its limit of faults waiting, and says so naming the field", async () => {
+  const own = await start();
+  try {
+    for (let index = 0; index < maxPendingFaults; index++) await own.inject({ operation: "shortvideoRegions", status: 500 });
+    const refused = await own.inject({ operation: "shortvideoRegions", status: 500 }).catch((error: unknown) => error);
+    expect((refused as SandboxControlError).field).toBe("faults");
+    expect(await own.faults()).toHaveLength(maxPendingFaults);
+  } finally {
+    await own.close();
+  }
 });

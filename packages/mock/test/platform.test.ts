@@ -161,12 +161,19 @@ describe("registration", () => {
     const body = (await response.json()) as { error: string };
     expect([response.status, body.error]).toEqual([400, "invalid_client_metadata"]);
   });
+
+  it("refuses a redirect URI that is no absolute URI with invalid_redirect_uri (RFC 7591 §3.2.2)", async () => {
+    const answer = await call("registerClient", { body: { redirect_uris: ["/relative/callback"] } });
+    expect([answer.status, answer.body.error]).toEqual([400, "invalid_redirect_uri"]);
+  });
 });
 
 describe("authorize", () => {
+  // An S256 challenge (RFC 7636 §4.2, appendix B): 43 base64url characters.
+  const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
   it("redirects a registered client with a code, the state and iss", async () => {
     const clientId = await registered();
-    const query = `?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, state: "s1", code_challenge: "abc", code_challenge_method: "S256", scope: "posts:read" })}`;
+    const query = `?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, state: "s1", code_challenge: challenge, code_challenge_method: "S256", scope: "posts:read" })}`;
     const redirect = await call("authorizeClient", { query });
     expect(redirect.status).toBe(302);
     const location = new URL(redirect.headers.get("location") as string);
@@ -177,11 +184,13 @@ describe("authorize", () => {
 
   it.each([
     ["no S256 PKCE", { code_challenge_method: "plain" }, "invalid_request"],
+    ["a code_challenge shorter than 43 characters (RFC 7636 §4.2)", { code_challenge: "abc" }, "invalid_request"],
+    ["a code_challenge outside A-Z a-z 0-9 - . _ ~", { code_challenge: `${challenge.slice(1)}+` }, "invalid_request"],
     ["an unknown scope", { scope: "everything:write" }, "invalid_scope"],
     ["no response_type", { response_type: undefined }, "invalid_request"],
     ["a response_type other than code", { response_type: "token" }, "unsupported_response_type"],
   ])("redirects a recoverable error, with the state and iss: %s", async (_case, change, error) => {
-    const sent: Record<string, string | undefined> = { response_type: "code", client_id: await registered(), redirect_uri: redirectUri, state: "s2", code_challenge: "abc", code_challenge_method: "S256", ...change };
+    const sent: Record<string, string | undefined> = { response_type: "code", client_id: await registered(), redirect_uri: redirectUri, state: "s2", code_challenge: challenge, code_challenge_method: "S256", ...change };
     const answer = await call("authorizeClient", { query: `?${new URLSearchParams(Object.entries(sent).filter((entry): entry is [string, string] => entry[1] !== undefined))}` });
     expect(answer.status).toBe(302);
     const location = new URL(answer.headers.get("location") as string);
@@ -191,7 +200,7 @@ describe("authorize", () => {
   it("redirects to the sandbox's own callback, which answers the authorization response's parameters as JSON", async () => {
     const callback = `${mock.url}/__sandbox/oauth/callback`;
     const registration = await call("registerClient", { body: { redirect_uris: [callback] } });
-    const query = new URLSearchParams({ response_type: "code", client_id: registration.body.client_id, redirect_uri: callback, state: "s3", code_challenge: "abc", code_challenge_method: "S256" });
+    const query = new URLSearchParams({ response_type: "code", client_id: registration.body.client_id, redirect_uri: callback, state: "s3", code_challenge: challenge, code_challenge_method: "S256" });
     // As a browser or respect does: the redirect is followed.
     const followed = await fetch(`${mock.baseUrls.platform}/authorize?${query}`);
     expect([followed.status, followed.url.split("?")[0]]).toEqual([200, callback]);
@@ -203,7 +212,7 @@ describe("authorize", () => {
     ["a redirect_uri the client did not register", async () => ({ client_id: await registered(), redirect_uri: "https://elsewhere.example/cb" })],
     ["no client_id", async () => ({ redirect_uri: redirectUri })],
   ])("renders the documented HTML error page (400) for %s", async (_case, params) => {
-    const query = `?${new URLSearchParams({ response_type: "code", ...(await params()), code_challenge: "abc", code_challenge_method: "S256" })}`;
+    const query = `?${new URLSearchParams({ response_type: "code", ...(await params()), code_challenge: challenge, code_challenge_method: "S256" })}`;
     const page = await call("authorizeClient", { query });
     expect(page.status).toBe(400);
     expect(page.headers.get("content-type")).toContain("text/html");
@@ -329,6 +338,27 @@ describe("token", () => {
     const revoked = await call("revokeToken", { form: { token: issued.body.access_token } });
     expect([revoked.status, revoked.body]).toEqual([200, ""]);
     expect((await call("getPostMetricsHistory", { token: issued.body.access_token })).status).toBe(401);
+  });
+
+  it.each([
+    ["an empty form body", { form: {} }],
+    ["a form without token", { form: { foo: "bar" } }],
+    ["an empty token, which RFC 6749 §3.2 counts as left out", { form: { token: "" } }],
+    ["a JSON body, which carries no form parameters", { body: { token: "rt_1" } }],
+    ["no body at all", {}],
+  ])("refuses a revocation without a token (RFC 7009 §2.1) with 400 invalid_request: %s", async (_case, request) => {
+    const answer = await call("revokeToken", request);
+    expect([answer.status, answer.body.error, answer.body.error_description]).toEqual([400, "invalid_request", expect.stringContaining("token")]);
+  });
+
+  it("counts an empty form parameter as left out (RFC 6749 §3.2): a required one is missing, an optional one is not sent", async () => {
+    const clientId = await registered(["client_credentials"]);
+    const missing = await call("requestToken", { form: { grant_type: "refresh_token", refresh_token: "", client_id: clientId } });
+    expect([missing.status, missing.body.error]).toEqual([400, "invalid_request"]);
+    // No scope asked, none granted: the answer carries no `scope` (RFC 6749 §3.3: a scope is one or more tokens).
+    const issued = await call("requestToken", { form: { grant_type: "client_credentials", client_id: clientId, scope: "" } });
+    expect(issued.status).toBe(200);
+    expect(issued.body).not.toHaveProperty("scope");
   });
 });
 

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { connectKeySuffixes, legacyKeys, legacyNotFoundId, magicInputs, platformIds, platformTokens, sandboxKeys } from "../src/index.js";
+import { bodyBytesAtOnce, maxConnections, maxPendingFaults, stateCeilingBytes, stateLimits } from "../src/limits.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -23,4 +24,28 @@ it.each([...Object.values(platformIds), legacyNotFoundId])("documents the magic 
 
 it.each(Object.values(connectKeySuffixes))("documents the connect keys ending in %s", (suffix) => {
   expect(readme).toContain(`| \`sk_test_${suffix}\`, \`sk_live_${suffix}\` |`);
+});
+
+const MB = (bytes: number) => `${bytes / 1024 / 1024} MB`;
+// As the README writes numbers: thousands apart by a space (1 000).
+const spaced = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, " ");
+const rows: Record<keyof typeof stateLimits, string> = {
+  accounts: "Scraper accounts",
+  buckets: "Rate-limit buckets",
+  clients: "OAuth clients",
+  codes: "Authorization codes",
+  tokens: "Tokens issued",
+  idempotency: "Idempotency records",
+  log: "The request log",
+};
+
+it.each(Object.entries(rows) as Array<[keyof typeof stateLimits, string]>)("documents the memory budget of the %s store", (store, row) => {
+  expect(readme).toMatch(new RegExp(`^\\| ${row}[^|]* \\| ${MB(stateLimits[store])} \\|`, "m"));
+});
+
+it("documents the other memory limits and the ceiling they make", () => {
+  expect(readme).toContain(`| Faults waiting | ${spaced(maxPendingFaults)} faults |`);
+  expect(readme).toContain(`| Request bodies being read | ${MB(bodyBytesAtOnce)} at once |`);
+  expect(readme).toContain(`| Connections | ${spaced(maxConnections)} at once |`);
+  expect(readme).toContain(`the stores' budgets (${MB(stateCeilingBytes)}, counted as above) and the bodies' ${MB(bodyBytesAtOnce)}`);
 });

@@ -1,4 +1,20 @@
-import { type Answer, buildUrl, jsonOutgoing, outgoingFrom, parseJson, type Query, resolveTransport, responseFrom, retryAfterMs, successJson, type TransportOptions } from "@content-scraper/runtime";
+import {
+  type Answer,
+  buildUrl,
+  checkCredential,
+  isObject,
+  jsonOutgoing,
+  optionalString,
+  outgoingFrom,
+  parseJson,
+  type Query,
+  Redactor,
+  resolveTransport,
+  responseFrom,
+  retryAfterMs,
+  successJson,
+  type TransportOptions,
+} from "@content-scraper/runtime";
 import createClient, { type Client } from "openapi-fetch";
 import { bearerChallenge } from "./challenge.js";
 import { PlatformApiError, PlatformInputError, PlatformResponseError, SubscriptionRequiredError } from "./errors.js";
@@ -21,8 +37,6 @@ type Rules = (typeof operations)[OperationId];
 
 const matchOperation = operationMatcher(operations as Readonly<Record<string, Rules>>);
 const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(errorCodes, value);
-const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The base an operation resolves against: `baseUrl`, or for an operation with its own server (the discovery document,
@@ -99,23 +113,25 @@ export class PlatformClient {
 
   constructor(options: PlatformClientOptions) {
     const transport = resolveTransport(options, "https://<host>/api/oauth/v1", inputError);
-    this.#sender = sender(transport, "platform");
+    const redactor = new Redactor();
+    this.#sender = sender(transport, "platform", redactor);
     this.baseUrl = transport.baseUrl;
-    this.#accessToken = tokenSource(options);
+    this.#accessToken = tokenSource(options, redactor);
     this.api = createClient<paths>({
       baseUrl: transport.baseUrl,
-      fetch: async (request) => {
-        const url = new URL(request.url);
-        const path = url.href.startsWith(`${this.baseUrl}/`) ? url.pathname.slice(new URL(this.baseUrl).pathname.length) : url.pathname;
-        const rules = matchOperation(request.method, path);
-        const outgoing = await outgoingFrom(request);
-        // openapi-fetch puts every path under baseUrl; an operation with its own server goes there instead.
-        if (rules && "server" in rules) outgoing.url = `${baseFor(this.baseUrl, rules)}${path}${url.search}`;
-        const given = request.headers.get("idempotency-key") ?? undefined;
-        const { answer, idempotencyKey, name } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
-        if (answer.response.ok) checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
-        return responseFrom(answer);
-      },
+      fetch: (request) =>
+        this.#sender.redactor.redacting(async () => {
+          const url = new URL(request.url);
+          const path = url.href.startsWith(`${this.baseUrl}/`) ? url.pathname.slice(new URL(this.baseUrl).pathname.length) : url.pathname;
+          const rules = matchOperation(request.method, path);
+          const outgoing = await outgoingFrom(request);
+          // openapi-fetch puts every path under baseUrl; an operation with its own server goes there instead.
+          if (rules && "server" in rules) outgoing.url = `${baseFor(this.baseUrl, rules)}${path}${url.search}`;
+          const given = request.headers.get("idempotency-key") ?? undefined;
+          const { answer, idempotencyKey, name } = await this.#send(outgoing, rules, given, request.method, path, { signal: request.signal });
+          if (answer.response.ok) checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
+          return responseFrom(answer.response.ok ? answer : { ...answer, text: this.#sender.redactor.text(answer.text) });
+        }),
     });
   }
 
@@ -216,20 +232,18 @@ export class PlatformClient {
 
   async #call(exchange: Exchange): Promise<PlatformResult<unknown>> {
     const { method, path, rules, options = {} } = exchange;
+    if (typeof path !== "string") throw inputError("path", "path must be a string relative to baseUrl.");
     for (const [name, value] of Object.entries(exchange.pathParams ?? {})) {
       if (typeof value !== "string" || value === "") throw new PlatformInputError(name, `${name} must be a non-empty string.`);
     }
-    let url: string;
-    try {
-      url = buildUrl(baseFor(this.baseUrl, rules), path, exchange.pathParams, exchange.query);
-    } catch (error) {
-      throw new PlatformInputError("pathParams", (error as Error).message);
-    }
-    const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
-    if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
-    const data = checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
-    const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
-    return { data, meta };
+    const url = buildUrl(baseFor(this.baseUrl, rules), path, exchange.pathParams, exchange.query, inputError);
+    return this.#sender.redactor.redacting(async () => {
+      const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
+      if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
+      const data = checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
+      const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
+      return { data, meta };
+    });
   }
 
   /** The one way out: the key chosen once for the call, the token fetched for every attempt, the Retry-After loop. */
@@ -259,8 +273,11 @@ export class PlatformClient {
   }
 }
 
-/** Exactly one of `accessToken` and `getAccessToken`; the token never goes into a message. */
-function tokenSource(options: PlatformClientOptions): () => Promise<string> {
+/**
+ * Exactly one of `accessToken` and `getAccessToken`; the token never goes into a message, and `redactor` learns every
+ * token handed out, so no error or log line can echo one.
+ */
+function tokenSource(options: PlatformClientOptions, redactor: Redactor): () => Promise<string> {
   const { accessToken, getAccessToken } = options;
   if (accessToken !== undefined && getAccessToken !== undefined) {
     throw inputError("accessToken", "pass either accessToken or getAccessToken, not both.");
@@ -272,12 +289,14 @@ function tokenSource(options: PlatformClientOptions): () => Promise<string> {
       if (typeof token !== "string" || token.trim() === "") {
         throw inputError("getAccessToken", "getAccessToken returned no access token (expected a non-empty string).");
       }
-      return token;
+      redactor.add(token);
+      return checkCredential("getAccessToken", token, inputError);
     };
   }
   if (typeof accessToken !== "string" || accessToken.trim() === "") {
     throw inputError("accessToken", "accessToken is missing: pass an OAuth 2.1 access token, or getAccessToken to supply one per request.");
   }
+  redactor.add(checkCredential("accessToken", accessToken, inputError));
   return async () => accessToken;
 }
 

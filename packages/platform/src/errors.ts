@@ -1,10 +1,13 @@
-import { type BodyTooLarge, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
+import { type BodyTooLarge, ContentScraperError, describeRefusal, describeTooLarge, type RedirectRefusal } from "@content-scraper/runtime";
 import type { BearerChallenge } from "./challenge.js";
 import type { ErrorCode } from "./generated/platform.operations.js";
 import type { RateLimitState } from "./meta.js";
 
-/** Base class of every error `@content-scraper/platform` throws. Never carries a token, a key or a client secret. */
-export class PlatformError extends Error {
+/**
+ * Base class of every error `@content-scraper/platform` throws; it extends the SDK's `ContentScraperError` (`status`,
+ * `requestId`). Never carries a token, a key or a client secret: each is redacted from what an answer echoed.
+ */
+export class PlatformError extends ContentScraperError {
   override name = "PlatformError";
 }
 
@@ -20,17 +23,36 @@ export class PlatformInputError extends PlatformError {
 }
 
 /**
- * The request did not complete within `timeoutMs`. The service may still have acted on it: a write can be sent again
- * safely with the same `idempotencyKey`.
+ * The call was given up before it completed: the caller's `signal` aborted (`cause` is its reason). `inFlight` when its
+ * request was out: the service may still have acted on it, and a write can be sent again safely with the same
+ * `idempotencyKey`.
  */
-export class PlatformTimeoutError extends PlatformError {
-  override name = "PlatformTimeoutError";
+export class PlatformAbortError extends PlatformError {
+  override name = "PlatformAbortError";
   constructor(
     readonly operation: string,
-    readonly timeoutMs: number,
+    readonly inFlight: boolean,
     readonly idempotencyKey: string | undefined,
+    message = `${operation} was aborted${inFlight ? " while its request was out" : " before its request was sent"}`,
+    options?: ErrorOptions,
   ) {
-    super(`${operation} timed out after ${timeoutMs} ms`);
+    super(message, options);
+  }
+}
+
+/**
+ * The request did not complete within `timeoutMs`: an abort of the client's own. The service may still have acted on
+ * it: a write can be sent again safely with the same `idempotencyKey`.
+ */
+export class PlatformTimeoutError extends PlatformAbortError {
+  override name = "PlatformTimeoutError";
+  constructor(
+    operation: string,
+    readonly timeoutMs: number,
+    idempotencyKey: string | undefined,
+    inFlight = true,
+  ) {
+    super(operation, inFlight, idempotencyKey, `${operation} timed out after ${timeoutMs} ms`);
   }
 }
 
@@ -55,11 +77,12 @@ export class PlatformResponseError extends PlatformError {
   constructor(
     message: string,
     readonly operation: string,
-    readonly status: number,
+    status: number,
     readonly idempotencyKey: string | undefined,
   ) {
-    super(message);
+    super(message, { status });
   }
+  declare readonly status: number;
 }
 
 /**
@@ -125,9 +148,8 @@ export interface PlatformApiErrorFields {
 export class PlatformApiError extends PlatformError {
   override name = "PlatformApiError";
   readonly operation: string;
-  readonly status: number;
+  declare readonly status: number;
   readonly code: ErrorCode | undefined;
-  readonly requestId: string | undefined;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly retryAfterMs: number | undefined;
   /** A 429, the one answer these surfaces document as worth sending again (after `retryAfterMs`, when given). */
@@ -136,13 +158,11 @@ export class PlatformApiError extends PlatformError {
   readonly idempotencyKey: string | undefined;
 
   constructor(fields: PlatformApiErrorFields) {
-    super(fields.message);
+    super(fields.message, { status: fields.status, requestId: fields.requestId });
     this.retryable = fields.status === 429;
     ({
       operation: this.operation,
-      status: this.status,
       code: this.code,
-      requestId: this.requestId,
       meta: this.meta,
       retryAfterMs: this.retryAfterMs,
       challenge: this.challenge,
@@ -171,11 +191,11 @@ export class OAuthProtocolError extends PlatformError {
     readonly error: string,
     readonly errorDescription: string | undefined,
     /** The HTTP status; `undefined` for an error carried by the authorization redirect. */
-    readonly status: number | undefined,
+    status: number | undefined,
     readonly challenge: BearerChallenge | undefined = undefined,
     readonly retryAfterMs: number | undefined = undefined,
   ) {
-    super(errorDescription ? `${error}: ${errorDescription}` : error);
+    super(errorDescription ? `${error}: ${errorDescription}` : error, { status });
     this.retryable = status === 429;
   }
 }
@@ -215,7 +235,7 @@ export interface LegacyApiErrorFields {
 export class LegacyApiError extends PlatformError {
   override name = "LegacyApiError";
   readonly operation: string;
-  readonly status: number;
+  declare readonly status: number;
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
   /** A 429: send it again, after `retryAfterMs` when given. */
@@ -223,9 +243,9 @@ export class LegacyApiError extends PlatformError {
   readonly rateLimit: RateLimitState;
 
   constructor(fields: LegacyApiErrorFields) {
-    super(fields.message);
+    super(fields.message, { status: fields.status });
     this.retryable = fields.status === 429;
-    ({ operation: this.operation, status: this.status, code: this.code, retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit } = fields);
+    ({ operation: this.operation, code: this.code, retryAfterMs: this.retryAfterMs, rateLimit: this.rateLimit } = fields);
   }
 }
 

@@ -6,6 +6,7 @@ export {
   LegacySubscriptionRequiredError,
   OAuthProtocolError,
   OAuthValidationError,
+  PlatformAbortError,
   PlatformApiError,
   type PlatformApiErrorFields,
   PlatformConnectionError,
@@ -27,3 +28,5 @@ export { type CursorPage, cursorItems, type PageList, pageItems } from "./paging
 export type { RequestOptions } from "./transport.js";
 export type * from "./types.js";
 export type { Logger, TransportOptions } from "@content-scraper/runtime";
+/** The base of every error of the SDK's packages: catch it to catch them all. */
+export { ContentScraperError } from "@content-scraper/runtime";

@@ -2,12 +2,14 @@ import {
   type Answer,
   buildUrl,
   checkApiKey,
-  isBrowser,
+  checkBackendOnly,
+  isCount,
   jsonOutgoing,
   outgoingFrom,
   parseJson,
   type Query,
   resolveTransport,
+  Redactor,
   responseFrom,
   retryAfterMs,
   successJson,
@@ -67,24 +69,23 @@ export class LegacyClient {
 
   constructor(options: LegacyClientOptions) {
     const transport = resolveTransport(options, "https://<host>/api/v1", inputError);
-    if (isBrowser() && !options.dangerouslyAllowBrowser) {
-      throw inputError("dangerouslyAllowBrowser", "The key-based platform client runs on a backend only: in a browser every visitor could read your company key.");
-    }
+    checkBackendOnly("key-based platform client", "your company key", options.dangerouslyAllowBrowser, inputError);
     this.#apiKey = checkApiKey(
       options.apiKey,
       { surface: "key-based platform API", prefixes: [], rejectedKeyPrefixes: scheme.rejectedKeyPrefixes },
       inputError,
     ).key;
-    this.#sender = sender(transport, "platform-legacy");
+    this.#sender = sender(transport, "platform-legacy", new Redactor([this.#apiKey]));
     this.baseUrl = transport.baseUrl;
     this.api = createClient<paths>({
       baseUrl: transport.baseUrl,
-      fetch: async (request) => {
-        const name = `${request.method} ${new URL(request.url).pathname}`;
-        const answer = await this.#send(await outgoingFrom(request), name, { signal: request.signal });
-        if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
-        return responseFrom(answer);
-      },
+      fetch: (request) =>
+        this.#sender.redactor.redacting(async () => {
+          const name = `${request.method} ${new URL(request.url).pathname}`;
+          const answer = await this.#send(await outgoingFrom(request), name, { signal: request.signal });
+          if (answer.response.ok) successJson(answer.text, () => notJson(name, answer));
+          return responseFrom(answer.response.ok ? answer : { ...answer, text: this.#sender.redactor.text(answer.text) });
+        }),
     });
   }
 
@@ -115,20 +116,18 @@ export class LegacyClient {
     path: string,
     init: RequestOptions & { pathParams?: Record<string, string>; query?: Query; body?: unknown; name?: string } = {},
   ): Promise<PlatformResult<Data | undefined, LegacyMeta>> {
+    if (typeof path !== "string") throw inputError("path", "path must be a string relative to baseUrl.");
     for (const [name, value] of Object.entries(init.pathParams ?? {})) {
       if (typeof value !== "string" || value === "") throw new PlatformInputError(name, `${name} must be a non-empty string.`);
     }
-    let url: string;
-    try {
-      url = buildUrl(this.baseUrl, path, init.pathParams, init.query);
-    } catch (error) {
-      throw new PlatformInputError("pathParams", (error as Error).message);
-    }
+    const url = buildUrl(this.baseUrl, path, init.pathParams, init.query, inputError);
     const name = init.name ?? `${method.toUpperCase()} ${path}`;
-    const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body), name, init);
-    if (!answer.response.ok) throw legacyApiError(answer, name);
-    const data = successJson(answer.text, () => notJson(name, answer));
-    return { data: data as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, rateLimit: legacyRateLimit(answer.response.headers) } };
+    return this.#sender.redactor.redacting(async () => {
+      const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body), name, init);
+      if (!answer.response.ok) throw legacyApiError(answer, name);
+      const data = successJson(answer.text, () => notJson(name, answer));
+      return { data: data as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, rateLimit: legacyRateLimit(answer.response.headers) } };
+    });
   }
 
   /**
@@ -141,7 +140,7 @@ export class LegacyClient {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new PlatformInputError("limit", "limit must be a positive integer.");
     return pageItems<Item>(async (page) => {
       const { data } = await this.request<PageList<Item>>("GET", path, { ...options, query: { ...options.query, page, limit } });
-      if (typeof data !== "object" || data === null || !Array.isArray(data.data) || typeof data.total !== "number") {
+      if (typeof data !== "object" || data === null || !Array.isArray(data.data) || !isCount(data.total)) {
         throw new PlatformResponseError(`GET ${path} answered with a body that is not a page list`, `GET ${path}`, 200, undefined);
       }
       return data;
@@ -153,8 +152,7 @@ export class LegacyClient {
   }
 
   #send(outgoing: ReturnType<typeof jsonOutgoing>, name: string, options: RequestOptions): Promise<Answer> {
-    const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : outgoing.headers;
-    return transportSend(this.#sender, { ...outgoing, headers: { ...given, [scheme.name]: this.#apiKey } }, { name, signal: options.signal, timeoutMs: options.timeoutMs });
+    return transportSend(this.#sender, outgoing, { name, signal: options.signal, timeoutMs: options.timeoutMs, authHeaders: { [scheme.name]: this.#apiKey } });
   }
 }
 

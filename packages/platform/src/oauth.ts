@@ -2,7 +2,7 @@
 // code flow with PKCE S256 and the `iss` check, refresh, client credentials and revocation. Tokens, client secrets
 // and code verifiers are kept in private fields and exposed through accessors, so that neither JSON.stringify nor
 // util.inspect nor an error nor a log line shows them.
-import { resolveTransport, responseFrom, retryAfterMs, type TransportOptions } from "@content-scraper/runtime";
+import { checkCredential, Redactor, resolveTransport, responseFrom, retryAfterMs, type TransportOptions } from "@content-scraper/runtime";
 import * as oauth from "oauth4webapi";
 import { bearerChallenge } from "./challenge.js";
 import { OAuthProtocolError, OAuthValidationError, PlatformError, PlatformInputError } from "./errors.js";
@@ -46,10 +46,17 @@ export class OAuthServer {
     this.metadata = Object.freeze({ ...metadata });
   }
 
-  /** A server from metadata you stored (from an earlier `discover`), without a request. */
+  /**
+   * A server from metadata you stored (from an earlier `discover`), without a request. Every endpoint must be on the
+   * issuer's origin (the reference puts them all under `{oauth_base_url}` on the shared host): metadata naming another
+   * origin would send it the client secret and the codes.
+   */
   static fromMetadata(metadata: oauth.AuthorizationServer, options: OAuthOptions = {}): OAuthServer {
     if (typeof metadata?.issuer !== "string") throw inputError("metadata", "metadata must be authorization server metadata with an issuer.");
+    if (!sameOrigin(metadata.issuer, metadata.issuer)) throw inputError("metadata.issuer", "metadata.issuer must be an absolute URL without a user or password.");
     const origin = checkHost("issuer", new URL(metadata.issuer).origin, options).href;
+    const elsewhere = Object.entries(metadata).find(([name, value]) => name.endsWith("_endpoint") && !sameOrigin(value, origin));
+    if (elsewhere) throw inputError(`metadata.${elsewhere[0]}`, `metadata.${elsewhere[0]} is not on the issuer's origin (${new URL(origin).origin}): refused, so that no secret leaves it.`);
     const server = new OAuthServer(metadata);
     reach.set(server, reachWith(origin, options));
     return server;
@@ -60,9 +67,20 @@ export class OAuthServer {
   }
 }
 
+/** Whether `value` is a URL on `origin`, without a user or password (which would travel in every error). */
+function sameOrigin(value: unknown, origin: string): boolean {
+  try {
+    const url = new URL(value as string);
+    return typeof value === "string" && url.origin === new URL(origin).origin && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
 function reachWith(origin: string, options: OAuthOptions): Reach {
-  const transport = resolveTransport({ ...options, baseUrl: origin }, "https://<host>", inputError);
-  return { sender: sender(transport, "oauth"), allowInsecureRequests: options.allowInsecureRequests === true };
+  const transport = resolveTransport({ ...options, baseUrl: origin, allowInsecureHttp: options.allowInsecureRequests }, "https://<host>", inputError);
+  // Each helper redacts its own credentials at its door (`wrapped`); the sender's log lines carry none.
+  return { sender: sender(transport, "oauth", new Redactor()), allowInsecureRequests: options.allowInsecureRequests === true };
 }
 
 function reachOf(server: OAuthServer): Reach {
@@ -138,11 +156,12 @@ function wrap(error: unknown): unknown {
   return error;
 }
 
-async function wrapped<T>(work: () => Promise<T>): Promise<T> {
+/** `work`, its errors as this package's, with every credential of the call (`secrets`) redacted from them. */
+async function wrapped<T>(secrets: Array<string | undefined>, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw wrap(error);
+    throw new Redactor(secrets).error(wrap(error));
   }
 }
 
@@ -153,7 +172,7 @@ async function wrapped<T>(work: () => Promise<T>): Promise<T> {
 export async function discover(host: string, options: OAuthOptions & RequestOptions = {}): Promise<OAuthServer> {
   const url = checkHost("host", host, options);
   const probe = reachWith(url.href, options);
-  return wrapped(async () => {
+  return wrapped([], async () => {
     const response = await oauth.discoveryRequest(url, { algorithm: "oauth2", ...requestOptions(probe, "discover", options) });
     return OAuthServer.fromMetadata(await oauth.processDiscoveryResponse(url, response), options);
   });
@@ -182,7 +201,24 @@ function authOf({ clientSecret, tokenEndpointAuthMethod }: ClientCredentialsInpu
     return oauth.None();
   }
   if (typeof clientSecret !== "string" || clientSecret === "") throw inputError("clientSecret", "clientSecret must be a non-empty string.");
+  checkCredential("clientSecret", clientSecret, inputError);
   return tokenEndpointAuthMethod === "client_secret_post" ? oauth.ClientSecretPost(clientSecret) : oauth.ClientSecretBasic(clientSecret);
+}
+
+/** A credential argument (a refresh token, a token to revoke, an initial access token): non-empty visible ASCII. */
+function credentialOf(field: string, value: unknown): string {
+  if (typeof value !== "string" || value === "") throw inputError(field, `${field} must be a non-empty string.`);
+  return checkCredential(field, value, inputError);
+}
+
+/**
+ * What a call's errors must never show: the client secret, as given and as HTTP Basic sends it (RFC 6749 §2.3.1: both
+ * parts form-urlencoded, then base64), and the call's other credentials.
+ */
+function secretsOf({ clientId, clientSecret }: ClientCredentialsInput, ...others: Array<string | undefined>): Array<string | undefined> {
+  if (clientSecret === undefined) return others;
+  const formEncoded = (value: string) => encodeURIComponent(value).replace(/[-_.!~*'()]|%20/g, (c) => (c === "%20" ? "+" : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  return [clientSecret, btoa(`${formEncoded(clientId)}:${formEncoded(clientSecret)}`), ...others];
 }
 
 /** A registered client. `clientSecret` and `registrationAccessToken` are accessors over private fields. */
@@ -222,7 +258,8 @@ export async function registerClient(
   input: { server: OAuthServer; metadata: Partial<oauth.OmitSymbolProperties<oauth.Client>>; initialAccessToken?: string | undefined } & RequestOptions,
 ): Promise<RegisteredClient> {
   const { server } = input;
-  return wrapped(async () => {
+  if (input.initialAccessToken !== undefined) credentialOf("initialAccessToken", input.initialAccessToken);
+  return wrapped([input.initialAccessToken], async () => {
     const response = await oauth.dynamicClientRegistrationRequest(server.metadata, input.metadata ?? {}, {
       initialAccessToken: input.initialAccessToken,
       ...requestOptions(reachOf(server), "registerClient", input),
@@ -367,7 +404,7 @@ export async function exchangeCode(
   } catch {
     throw inputError("callbackUrl", "callbackUrl must be the absolute URL the authorization server redirected to.");
   }
-  return wrapped(async () => {
+  return wrapped(secretsOf(input, input.codeVerifier, callback.searchParams.get("code") ?? undefined), async () => {
     const params = oauth.validateAuthResponse(server.metadata, client, callback, input.expectedState);
     const response = await oauth.authorizationCodeGrantRequest(server.metadata, client, auth, params, input.redirectUri, input.codeVerifier, {
       ...requestOptions(reachOf(server), "exchangeCode", input),
@@ -381,8 +418,8 @@ export async function refresh(input: ClientCredentialsInput & { refreshToken: st
   const { server } = input;
   const client = clientOf(input);
   const auth = authOf(input);
-  if (typeof input.refreshToken !== "string" || input.refreshToken === "") throw inputError("refreshToken", "refreshToken must be a non-empty string.");
-  return wrapped(async () => {
+  credentialOf("refreshToken", input.refreshToken);
+  return wrapped(secretsOf(input, input.refreshToken), async () => {
     const response = await oauth.refreshTokenGrantRequest(server.metadata, client, auth, input.refreshToken, {
       ...requestOptions(reachOf(server), "refresh", input),
     });
@@ -395,7 +432,7 @@ export async function clientCredentials(input: ClientCredentialsInput & { scope?
   const { server } = input;
   const client = clientOf(input);
   const auth = authOf(input);
-  return wrapped(async () => {
+  return wrapped(secretsOf(input), async () => {
     const response = await oauth.clientCredentialsGrantRequest(server.metadata, client, auth, input.scope ? { scope: input.scope } : {}, {
       ...requestOptions(reachOf(server), "clientCredentials", input),
     });
@@ -410,8 +447,8 @@ export async function revoke(
   const { server } = input;
   const client = clientOf(input);
   const auth = authOf(input);
-  if (typeof input.token !== "string" || input.token === "") throw inputError("token", "token must be a non-empty string.");
-  await wrapped(async () => {
+  credentialOf("token", input.token);
+  await wrapped(secretsOf(input, input.token), async () => {
     const response = await oauth.revocationRequest(server.metadata, client, auth, input.token, {
       additionalParameters: input.tokenTypeHint ? { token_type_hint: input.tokenTypeHint } : undefined,
       ...requestOptions(reachOf(server), "revoke", input),

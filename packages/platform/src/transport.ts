@@ -1,5 +1,6 @@
-import { type Answer, checkNumber, type Outgoing, type SendConfig, type SendErrors, send, type Transport, transportSendConfig } from "@content-scraper/runtime";
+import { type Answer, checkNumber, type Outgoing, type Redactor, type SendConfig, type SendErrors, send, type Transport, transportSendConfig } from "@content-scraper/runtime";
 import {
+  PlatformAbortError,
   PlatformConnectionError,
   PlatformInputError,
   PlatformRedirectError,
@@ -24,28 +25,33 @@ export function notJson(name: string, answer: Pick<Answer, "response">, idempote
 
 /** The package's errors for what happens on the way; a write's carry its `Idempotency-Key`. */
 const platformErrors: SendErrors = {
-  timeout: (call, timeoutMs) => new PlatformTimeoutError(call.name, timeoutMs, call.idempotencyKey),
+  timeout: (call, timeoutMs, inFlight) => new PlatformTimeoutError(call.name, timeoutMs, call.idempotencyKey, inFlight),
   connection: (call, cause) => new PlatformConnectionError(`${call.name}: the connection failed or the response was cut off`, call.idempotencyKey, { cause }),
   redirect: (call, refusal) => new PlatformRedirectError(call.name, refusal, call.idempotencyKey),
   tooLarge: (call, tooLarge, response) => new PlatformResponseTooLargeError(call.name, response.status, tooLarge, call.idempotencyKey),
+  aborted: (call, reason, inFlight) => new PlatformAbortError(call.name, inFlight, call.idempotencyKey, undefined, { cause: reason }),
 };
 
-/** How one client of the package sends (built once per client): its transport and the default timeout of its calls. */
+/** How one client of the package sends (built once per client): its transport, the default timeout of its calls, its redactor. */
 export interface Sender {
   config: SendConfig;
   timeoutMs: number | undefined;
+  redactor: Redactor;
 }
 
-/** A sender with the package's one retry rule: a 429 waits exactly `Retry-After` (within `maxRetryWaitMs`); nothing else is retried. */
-export function sender(transport: Transport, label: string): Sender {
-  return { config: transportSendConfig(transport, label, platformErrors), timeoutMs: transport.timeoutMs };
+/**
+ * A sender with the package's one retry rule: a 429 waits exactly `Retry-After` (within `maxRetryWaitMs`); nothing else
+ * is retried. `redactor` knows the client's credentials: its log lines and errors hold none.
+ */
+export function sender(transport: Transport, label: string, redactor: Redactor): Sender {
+  return { config: transportSendConfig(transport, label, platformErrors, redactor), timeoutMs: transport.timeoutMs, redactor };
 }
 
 export interface Call extends RequestOptions {
   /** The operationId, or `METHOD /path`. */
   name: string;
-  /** Credentials for each attempt (never logged). */
-  authHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
+  /** Credentials for each attempt (never logged): they replace any header of the same name. */
+  authHeaders?: Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>) | undefined;
   idempotencyKey?: string | undefined;
 }
 

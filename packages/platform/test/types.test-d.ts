@@ -47,6 +47,32 @@ describe("the platform client's types come from the description", () => {
     platform.testWebhook();
   });
 
+  it("api: every page of a cursor list keeps nextCursor and hasMore through openapi-fetch's Readable", async () => {
+    const page = await platform.api.GET("/webhooks/{id}/deliveries", { params: { path: { id: "w" } } });
+    // openapi-fetch drops a property whose type is exactly `null`: the last page's `nextCursor` must not be one (spec/README.md).
+    const next = page.data?.nextCursor;
+    expectTypeOf(next).toEqualTypeOf<string | null | undefined>();
+    expectTypeOf(page.data?.hasMore).toEqualTypeOf<boolean | undefined>();
+    if (page.data?.hasMore) expectTypeOf(page.data.nextCursor).toEqualTypeOf<string>();
+    // @ts-expect-error a last page has no cursor to pass back
+    const always: string = page.data ? page.data.nextCursor : "";
+    expectTypeOf(always).toEqualTypeOf<string>();
+  });
+
+  it("api: the protocol bodies are the RFCs' (RFC 6749 §5.1, RFC 8414 §2)", async () => {
+    const token = await platform.api.POST("/token", { body: { grant_type: "client_credentials" } });
+    if (token.data) {
+      expectTypeOf(token.data.access_token).toEqualTypeOf<string>();
+      expectTypeOf(token.data.expires_in).toEqualTypeOf<number | undefined>();
+    }
+    // @ts-expect-error a code exchange needs its code, redirect_uri and code_verifier
+    await platform.api.POST("/token", { body: { grant_type: "authorization_code" } });
+    // @ts-expect-error a grant type the description does not offer
+    await platform.api.POST("/token", { body: { grant_type: "authorisation_code", code: "c", redirect_uri: "r", code_verifier: "v" } });
+    const metadata = await platform.api.GET("/.well-known/oauth-authorization-server");
+    if (metadata.data) expectTypeOf(metadata.data.token_endpoint).toEqualTypeOf<string>();
+  });
+
   it("needs a base URL and a token source", () => {
     // @ts-expect-error baseUrl is required
     createPlatformClient({ accessToken: "t" });

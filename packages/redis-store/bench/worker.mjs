@@ -21,7 +21,7 @@ const timeScaled = (store) => {
   const limit = (shape) => ({ requestsPerMinute: shape.requestsPerMinute, burstSeconds: shape.burstSeconds / scale });
   return {
     take: (key, shape) => store.take(key, limit(shape)),
-    correct: (key, shape, remaining) => store.correct(key, limit(shape), remaining),
+    correct: (key, shape, remaining, ageMs) => store.correct(key, limit(shape), remaining, ageMs),
     pause: (key, shape, ms) => store.pause(key, limit(shape), ms),
   };
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { BudgetState, CreditBudgetStore, CreditReservation } from "@content-scraper/runtime";
+import { type BudgetState, type CreditBudgetStore, type CreditReservation, readAmount } from "@content-scraper/runtime";
 import { type Connection, type Script, script } from "./connection.js";
-import { RedisStoreUnavailableError } from "./errors.js";
+import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 import { requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
 
@@ -87,7 +87,10 @@ export class RedisBudgetStore implements CreditBudgetStore {
     await this.#replay();
     const id = randomUUID();
     const answer = await this.#run("reserve", reserve, key, [id, credits, maxCredits, this.#ttlMs]);
-    return answer === null ? undefined : { id, credits };
+    // The script answers the id it was given, or nil (refused): nil from anything else refuses too.
+    if (answer === null) return undefined;
+    if (answer !== id) throw new RedisStoreReplyError("budget.reserve", answer);
+    return { id, credits };
   }
 
   async settle(key: string, reservation: CreditReservation, charged: number): Promise<void> {
@@ -103,8 +106,10 @@ export class RedisBudgetStore implements CreditBudgetStore {
 
   async state(key: string): Promise<BudgetState> {
     await this.#replay();
-    const [spent, reserved] = (await this.#run("state", state, key, [])) as [string, string];
-    return { spent: Number(spent), reserved: Number(reserved) };
+    const reply = await this.#run("state", state, key, []);
+    const [spent, reserved] = Array.isArray(reply) && reply.length === 2 ? reply.map(readAmount) : [];
+    if (spent === undefined || reserved === undefined) throw new RedisStoreReplyError("budget.state", reply);
+    return { spent, reserved };
   }
 
   /** The settlements Redis missed, oldest first, one replay at a time; rejects at the first that still cannot reach it. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { setTimer } from "@content-scraper/runtime";
+import { type Redactor, setTimer } from "@content-scraper/runtime";
 import type { Redis } from "ioredis";
-import { RedisStoreUnavailableError } from "./errors.js";
+import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 
 /** A Lua script, sent once and then called by its SHA1 (EVALSHA), sent again (EVAL) when the server lost its cache. */
 export interface Script {
@@ -42,9 +42,20 @@ export class Connection {
     readonly redis: Redis,
     private readonly timeoutMs: number,
     private readonly events: ConnectionEvents,
+    /** Knows the password of the Redis URL: no error of the stores shows it. */
+    private readonly redactor: Redactor,
   ) {}
 
+  /** Runs `code`; its answer is for the caller to check (`checked` helpers of each store), never trusted as it came. */
   async run(operation: string, code: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await this.#run(operation, code, keys, args);
+    } catch (error) {
+      throw this.redactor.error(error);
+    }
+  }
+
+  async #run(operation: string, code: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
       // A client between reconnection attempts would queue the command until it is back: answer at once instead.
       if (this.redis.status === "reconnecting" || this.redis.status === "end") throw new Error(`connection ${this.redis.status}`);
@@ -55,7 +66,8 @@ export class Connection {
       }
       return answer;
     } catch (cause) {
-      if (isScriptError(cause)) throw cause;
+      // An error reply is an answer, not an outage: Redis (or a proxy) is there and refused.
+      if (isScriptError(cause)) throw new RedisStoreReplyError(operation, cause, { cause });
       const error = new RedisStoreUnavailableError(operation, cause);
       if (this.#available) {
         this.#available = false;

@@ -1,4 +1,4 @@
-import { checkNumber } from "@content-scraper/runtime";
+import { checkNumber, Redactor } from "@content-scraper/runtime";
 import { Redis } from "ioredis";
 import { RedisBudgetStore } from "./budget.js";
 import { Connection } from "./connection.js";
@@ -8,7 +8,7 @@ import { LocalShare } from "./local-share.js";
 import { RedisRateLimitStore } from "./rate-limit.js";
 
 export { RedisBudgetStore } from "./budget.js";
-export { RedisStoreError, RedisStoreInputError, RedisStoreUnavailableError } from "./errors.js";
+export { RedisStoreError, RedisStoreInputError, RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 export { RedisRateLimitStore } from "./rate-limit.js";
 
 /** The options of `createRedisStores`. */
@@ -57,7 +57,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const redis = typeof options.redis === "string" ? connect(options.redis) : options.redis;
   // Duck-typed: the caller's ioredis may be another copy of the package than ours.
   if (typeof (redis as Partial<Redis> | undefined)?.evalsha !== "function") throw inputError("redis", redisExpected);
-  const connection = new Connection(redis, commandTimeoutMs, options);
+  const connection = new Connection(redis, commandTimeoutMs, options, new Redactor([passwordOf(options.redis)]));
   return {
     rateLimit: new RedisRateLimitStore(connection, prefix, workers ? new LocalShare(workers) : undefined),
     budget: new RedisBudgetStore(connection, prefix, reservationTtlMs),
@@ -71,6 +71,16 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
 }
 
 const redisExpected = "redis must be an ioredis client or a redis:// (rediss://) URL.";
+
+/** The password of a Redis URL (or of the client's options), for the redactor. */
+function passwordOf(redis: Redis | string): string | undefined {
+  if (typeof redis !== "string") return redis.options?.password;
+  try {
+    return decodeURIComponent(new URL(redis).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function connect(url: string): Redis {
   if (!/^rediss?:\/\//.test(url)) throw inputError("redis", redisExpected);

@@ -22,8 +22,8 @@ export class LocalShare {
     return this.#store.take(key, this.#share(key, limit)) as number;
   }
 
-  correct(key: string, limit: BucketLimit, remaining: number): void {
-    this.#store.correct(key, this.#share(key, limit), remaining);
+  correct(key: string, limit: BucketLimit, remaining: number, ageMs?: number): void {
+    this.#store.correct(key, this.#share(key, limit), remaining, ageMs);
   }
 
   pause(key: string, limit: BucketLimit, ms: number): void {

@@ -1,6 +1,6 @@
-import type { BucketLimit, RateLimitStore } from "@content-scraper/runtime";
+import { type BucketLimit, type RateLimitStore, readCount } from "@content-scraper/runtime";
 import { type Connection, type Script, script } from "./connection.js";
-import { RedisStoreUnavailableError } from "./errors.js";
+import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 import { inputError, requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
 import type { LocalShare } from "./local-share.js";
@@ -52,13 +52,15 @@ return math.max(1, math.ceil(at - now + (1 - tokens) / perMs))
 `);
 
 /**
- * ARGV: rpm, burstSeconds, remaining. Never more tokens than the service says remain (clamped to 0..capacity); the
- * service's count ends a hold, so refill resumes now.
+ * ARGV: rpm, burstSeconds, remaining, ageMs. The service counted `remaining` when the request reached it, about half its
+ * age ago: never more tokens than that count plus what the service refilled since (clamped to 0..capacity), and a held
+ * refill resumes from then on.
  */
 const correct = script(`${bucket}
-local remaining = math.max(0, math.min(capacity, tonumber(ARGV[3])))
+local since = math.max(0, tonumber(ARGV[4])) / 2
+local remaining = math.max(0, math.min(capacity, tonumber(ARGV[3]) + since * perMs))
 if held or tokens > remaining then
-  if held then at = math.min(at, now) end
+  if held then at = math.min(at, now - since) end
   held = false
   tokens = math.min(tokens, remaining)
   save()
@@ -93,7 +95,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, limit: BucketLimit): Promise<number> {
     checkLimit(limit);
     try {
-      const wait = Number(await this.#run("take", take, key, limit));
+      const reply = await this.#run("take", take, key, limit);
+      // The script answers an integer: 0 (taken) or the milliseconds to wait. Anything else grants nothing.
+      const wait = typeof reply === "number" ? readCount(reply) : undefined;
+      if (wait === undefined) throw new RedisStoreReplyError("rateLimit.take", reply);
       this.#local?.reset();
       return wait;
     } catch (error) {
@@ -102,23 +107,24 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  async correct(key: string, limit: BucketLimit, remaining: number): Promise<void> {
+  async correct(key: string, limit: BucketLimit, remaining: number, ageMs = 0): Promise<void> {
     checkLimit(limit);
     // Any count is clamped to 0..capacity (the script clamps to the capacity); only a value that is no count is refused.
     if (typeof remaining !== "number" || Number.isNaN(remaining)) throw inputError("remaining", "remaining must be a number.");
+    const age = requiredNumber("ageMs", ageMs);
     const count = Math.min(Math.max(remaining, 0), Number.MAX_SAFE_INTEGER);
-    await this.#runOrLocal("correct", correct, key, limit, count, () => this.#local?.correct(key, limit, count));
+    await this.#runOrLocal("correct", correct, key, limit, [count, age], () => this.#local?.correct(key, limit, count, age));
   }
 
   async pause(key: string, limit: BucketLimit, ms: number): Promise<void> {
     checkLimit(limit);
     requiredNumber("ms", ms);
-    await this.#runOrLocal("pause", pause, key, limit, ms, () => this.#local?.pause(key, limit, ms));
+    await this.#runOrLocal("pause", pause, key, limit, [ms], () => this.#local?.pause(key, limit, ms));
   }
 
-  async #runOrLocal(operation: string, code: Script, key: string, limit: BucketLimit, value: number, local: () => void) {
+  async #runOrLocal(operation: string, code: Script, key: string, limit: BucketLimit, values: number[], local: () => void) {
     try {
-      await this.#run(operation, code, key, limit, value);
+      await this.#run(operation, code, key, limit, ...values);
     } catch (error) {
       if (!(error instanceof RedisStoreUnavailableError)) throw error;
       local();

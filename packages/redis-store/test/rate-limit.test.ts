@@ -116,6 +116,17 @@ describe("leaving full", () => {
     expect(resumed.filter((w) => w === 0).length).toBeLessThanOrEqual(10);
   });
 
+  it("resumes a held refill from when the service admitted the counted request: half the answer's age ago", async () => {
+    const [store] = stores();
+    const key = freshKey();
+    for (let i = 0; i < 10; i++) expect(await store?.take(key, limit)).toBe(0);
+    // The first answer came back after 400 ms: the service admitted it 200 ms ago and has refilled 20 tokens since,
+    // which its count (9 when it admitted it) does not show. Refill here resumes from then too: the bucket is full.
+    await store?.correct(key, limit, 9, 400);
+    const resumed = await Promise.all(Array.from({ length: 12 }, () => store?.take(key, limit)));
+    expect(resumed.filter((w) => w === 0)).toHaveLength(10);
+  });
+
   it("resumes the refill a second later when no count comes", async () => {
     const [store] = stores();
     const key = freshKey();

@@ -15,7 +15,7 @@ export interface BodyTooLarge {
   /**
    * What exceeded it: the `content-length` the server declared (the bytes on the wire, compressed ones included),
    * checked before reading; the bytes off the connection, compressed ones as they came, counted while reading (with
-   * the global fetch of Node); or the decoded bytes counted while reading.
+   * the global fetch of Node, Deno and Bun); or the decoded bytes counted while reading.
    */
   counted: "content-length" | "wire" | "decoded";
   /** The declared length, or the bytes counted when the limit was passed. */
@@ -24,7 +24,8 @@ export interface BodyTooLarge {
 
 /**
  * Whether `text()` may read the body whole: it is not content-encoded and declares a length within `maxBytes`, and
- * fetch reads no byte past a declared length. Cheaper than `readBody`'s reader loop on the hot path.
+ * fetch reads no byte past a declared length. Cheaper than `readBody`'s reader loop on the hot path; the timeout still
+ * covers it (an abort rejects `text()`, and the Node fast path ends the connection).
  */
 export function readableWhole(response: Response, maxBytes: number): boolean {
   const declared = response.headers.get("content-length");
@@ -33,20 +34,64 @@ export function readableWhole(response: Response, maxBytes: number): boolean {
   return encoding === null || encoding === "identity";
 }
 
+/** The codings `readBody` decodes itself, where fetch hands them over undecoded (`WireAccess` `raw`). */
+const decodable: Readonly<Record<string, CompressionFormat>> = { gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+
+/**
+ * The body's bytes as they come, counted into `count`, erroring the stream once they pass `maxBytes`: the byte meter of
+ * the runtimes whose fetch hands a body over undecoded.
+ */
+function counted(body: ReadableStream<Uint8Array>, count: WireCount, maxBytes: number): ReadableStream<Uint8Array> {
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        count.bytes += chunk.byteLength;
+        if (count.bytes <= maxBytes) return controller.enqueue(chunk);
+        count.exceeded = true;
+        controller.error(new Error(`more than ${maxBytes} bytes on the wire`));
+      },
+    }),
+  );
+}
+
+/**
+ * The body to read: as fetch gave it, or, where it hands the bytes over undecoded (`raw`), counted on the wire and then
+ * decoded here (gzip, deflate: what the request asked for). A coding the request did not ask for cannot be decoded.
+ */
+function bodyStream(response: Response, body: ReadableStream<Uint8Array>, maxBytes: number, raw: WireCount | undefined): ReadableStream<Uint8Array> {
+  if (!raw) return body;
+  const coding = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  const wire = counted(body, raw, maxBytes);
+  if (coding === "identity") return wire;
+  const format = decodable[coding];
+  if (!format) throw new TypeError(`the body is encoded as ${coding.slice(0, 40)}, which the request did not ask for`);
+  return wire.pipeThrough(new DecompressionStream(format) as unknown as TransformStream<Uint8Array, Uint8Array>);
+}
+
 /**
  * The whole body as text, or what made it too large. The limit holds for the declared `content-length` before
- * anything is read, and while the body streams in for the bytes on the wire (`wire`, a `WireMeter`'s) and the decoded bytes,
- * so an endless body, a decompression bomb or a compressed body that decodes to nothing stops at `maxBytes`. The
+ * anything is read, and while the body streams in for the bytes on the wire and the decoded bytes, so an endless body,
+ * a decompression bomb or a compressed body that decodes to nothing stops at `maxBytes`. The wire is counted by a
+ * `WireMeter` (`wire`, Node's fetch), or here (`decode`: a fetch that handed the body over undecoded, which this
+ * decodes), or not at all (a browser decodes before any script sees a byte: the decoded count and the timeout bound it). The
  * caller's timeout covers the read: an abort rejects it.
  */
-export async function readBody(response: Response, maxBytes: number, wire?: WireCount): Promise<string | BodyTooLarge> {
+export async function readBody(response: Response, maxBytes: number, wire?: WireCount, decode = false): Promise<string | BodyTooLarge> {
   const declared = response.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     return { limitBytes: maxBytes, counted: "content-length", bytes: Number(declared) };
   }
   if (response.body === null) return "";
-  const reader = response.body.getReader();
+  const raw = decode ? { bytes: 0, exceeded: false } : undefined;
+  const onWire = raw ?? wire;
+  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    reader = bodyStream(response, response.body, maxBytes, raw).getReader();
+  } catch (error) {
+    await response.body.cancel().catch(() => undefined);
+    throw error;
+  }
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
@@ -55,7 +100,7 @@ export async function readBody(response: Response, maxBytes: number, wire?: Wire
     try {
       read = await reader.read();
     } catch (error) {
-      if (wire?.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: wire.bytes };
+      if (onWire?.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: onWire.bytes };
       throw error;
     }
     const { done, value } = read;

@@ -1,3 +1,4 @@
+import { onAbort } from "./abort.js";
 import { setTimer } from "./timers.js";
 import type { WireMeter } from "./wire.js";
 
@@ -17,29 +18,34 @@ export interface Deadline {
  * is ended by the meter instead, and fetch gets no signal at all (a signal is fetch's costliest option).
  */
 export function deadline(timeoutMs: number | undefined, userSignal: AbortSignal | undefined, wire?: WireMeter): Deadline {
-  if (timeoutMs === undefined) return { signal: userSignal, timedOut: () => false, clear() {} };
+  if (timeoutMs === undefined && !userSignal) return { signal: undefined, timedOut: () => false, clear() {} };
   let timedOut = false;
-  if (wire && !userSignal) {
+  if (wire && !userSignal && timeoutMs !== undefined) {
     const cancel = setTimer(() => {
       timedOut = true;
       wire.end(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     return { signal: undefined, timedOut: () => timedOut, clear: cancel };
   }
+  // A signal of our own per attempt, following the caller's through one listener (see `onAbort`): fetch adds its own
+  // listeners to the signal it is given, and a caller's signal shared by many calls would collect them.
   const controller = new AbortController();
-  const onAbort = () => controller.abort(userSignal?.reason);
-  const cancel = setTimer(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  if (userSignal?.aborted) onAbort();
-  else userSignal?.addEventListener("abort", onAbort, { once: true });
+  const cancel =
+    timeoutMs === undefined
+      ? undefined
+      : setTimer(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
+  let detach: (() => void) | undefined;
+  if (userSignal?.aborted) controller.abort(userSignal.reason);
+  else if (userSignal) detach = onAbort(userSignal, () => controller.abort(userSignal.reason));
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     clear() {
-      cancel();
-      userSignal?.removeEventListener("abort", onAbort);
+      cancel?.();
+      detach?.();
     },
   };
 }

@@ -1,3 +1,5 @@
+import { readCount } from "./figures.js";
+
 // The one reading of the headers the clients act on. A header sent twice reaches us joined with ", " (that is what
 // `Headers.get` returns), so each reader splits the list and says which element wins.
 
@@ -56,8 +58,8 @@ export function countHeader(headers: Headers, name: string): number | undefined 
   if (value === null) return undefined;
   let smallest: number | undefined;
   for (const element of elements(value)) {
-    const count = /^\d+$/.test(element) ? Number(element) : Number.NaN;
-    if (Number.isSafeInteger(count) && (smallest === undefined || count < smallest)) smallest = count;
+    const count = readCount(element);
+    if (count !== undefined && (smallest === undefined || count < smallest)) smallest = count;
   }
   return smallest;
 }

@@ -1,16 +1,27 @@
+import type { InputErrorFactory } from "./environment.js";
 import type { Answer, Outgoing } from "./send.js";
 
 /** Query values: `undefined` and `null` are left out, arrays repeat the name. */
 export type Query = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined>;
 
+// A segment that moves up or stays (`..`, `.`, in any percent-encoding): resolved, it would leave the base path.
+const dotSegment = /^(?:\.|%2e){1,2}$/i;
+
 /**
- * `baseUrl` + `path`, with `{name}` placeholders filled from `pathParams` (percent-encoded) and the query appended.
- * A placeholder without a value is an error: a request to a literal `{id}` would reach the wrong resource.
+ * `baseUrl` + `path`, with `{name}` placeholders filled from `pathParams` (percent-encoded) and the query appended,
+ * or `fail`s naming what is unusable: a placeholder without a value (a request to a literal `{id}` would reach the
+ * wrong resource), and a path or a value that would leave the base path once resolved (a dot segment, a backslash, a
+ * second slash, another scheme or host): a key never reaches a resource outside the API it is for.
  */
-export function buildUrl(baseUrl: string, path: string, pathParams: Record<string, string | number> = {}, query: Query = {}): string {
-  const filled = path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+export function buildUrl(baseUrl: string, path: string, pathParams: Record<string, string | number> = {}, query: Query = {}, fail: InputErrorFactory): string {
+  const relative = path.startsWith("/") ? path.slice(1) : path;
+  if (/^[a-z][a-z0-9+.-]*:|\\|\/\//i.test(path) || relative.split("/").some((segment) => dotSegment.test(segment))) {
+    throw fail("path", "path must be relative to baseUrl, without dot segments, backslashes or a host.");
+  }
+  const filled = relative.replace(/\{([^}]+)\}/g, (_match, name: string) => {
     const value = pathParams[name];
-    if (value === undefined || value === "") throw new TypeError(`the path ${path} needs a value for {${name}}`);
+    if (value === undefined || value === "") throw fail(`pathParams.${name}`, `the path ${path} needs a value for {${name}}.`);
+    if (dotSegment.test(String(value))) throw fail(`pathParams.${name}`, `pathParams.${name} must not be a dot segment.`);
     return encodeURIComponent(String(value));
   });
   const search = new URLSearchParams();
@@ -19,7 +30,7 @@ export function buildUrl(baseUrl: string, path: string, pathParams: Record<strin
     for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
   }
   const text = search.toString();
-  return `${baseUrl}${filled.startsWith("/") ? "" : "/"}${filled}${text ? `?${text}` : ""}`;
+  return `${baseUrl}/${filled}${text ? `?${text}` : ""}`;
 }
 
 /**
@@ -35,6 +46,12 @@ export async function outgoingFrom(request: Request): Promise<Outgoing> {
 export function responseFrom({ response, text }: Pick<Answer, "response" | "text">): Response {
   return new Response(text === "" ? null : text, response);
 }
+
+/** Whether `value` is a JSON object (not `null`, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `value` if it is a string, else `undefined`: a field of an answer that may be missing or of another type. */
+export const optionalString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /** The JSON in `text`, or `undefined` when it is empty or not JSON. */
 export function parseJson(text: string): unknown {

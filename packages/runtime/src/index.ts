@@ -1,9 +1,14 @@
 export { type BodyTooLarge, defaultMaxResponseBytes, describeTooLarge } from "./body.js";
 export { deadline, type Deadline } from "./deadline.js";
-export { checkBaseUrl, checkNumber, env, type InputErrorFactory, isBrowser } from "./environment.js";
+export { onAbort } from "./abort.js";
+export { checkBaseUrl, checkNumber, env, type InputErrorFactory, isLoopback } from "./environment.js";
+export { checkBackendOnly, isBrowser } from "./runtimes.js";
+export { ContentScraperError, type ContentScraperErrorOptions } from "./errors.js";
+export { isCount, readAmount, readCount, StoreReplyError } from "./figures.js";
+export { Redactor, redacted } from "./redact.js";
 export { countHeader, type RateLimitHeaders, rateLimitHeaders, retryAfterMs } from "./headers.js";
-export { buildUrl, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
-export { checkApiKey, type KeyRules } from "./keys.js";
+export { buildUrl, isObject, optionalString, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
+export { checkApiKey, checkCredential, type KeyRules } from "./keys.js";
 export { type Logger, silentLogger } from "./logger.js";
 export { describeRefusal, maxRedirects, type RedirectRefusal } from "./redirect.js";
 export {
@@ -35,4 +40,4 @@ export { abortReason, sleep } from "./sleep.js";
 export { maxTimerMs, setTimer } from "./timers.js";
 export type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
 export { memoryBudgetStore, memoryRateLimitStore } from "./memory-stores.js";
-export { Pacer } from "./pacer.js";
+export { Pacer, PacingTimeout } from "./pacer.js";

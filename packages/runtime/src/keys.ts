@@ -26,6 +26,7 @@ export function checkApiKey(key: string | undefined, rules: KeyRules, fail: Inpu
   if (typeof key !== "string" || key.trim() === "") {
     throw fail(option, `${option} is missing: pass ${expected}${rules.envVar ? `, or set ${rules.envVar}` : ""}.`);
   }
+  checkCredential(option, key, fail);
   for (const [prefix, surface] of Object.entries(rules.rejectedKeyPrefixes)) {
     if (key.startsWith(prefix)) {
       throw fail(option, `${option} starts with ${prefix}: that is a ${surface} key. The ${rules.surface} takes ${expected}.`);
@@ -35,4 +36,16 @@ export function checkApiKey(key: string | undefined, rules: KeyRules, fail: Inpu
   const prefix = rules.prefixes.find((candidate) => key.startsWith(candidate) && key.length > candidate.length);
   if (prefix === undefined) throw fail(option, `${option} is not a ${rules.surface} key: the ${rules.surface} takes ${expected}.`);
   return { key, prefix };
+}
+
+/**
+ * A credential is visible ASCII only (keys, tokens and secrets are): one holding whitespace, a control character (two
+ * keys read from one file, a trailing newline) or anything else is refused here, naming the option and never showing
+ * the value, before fetch would refuse it with the whole value in its message.
+ */
+export function checkCredential(option: string, value: string, fail: InputErrorFactory): string {
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw fail(option, `${option} holds a character no credential has (whitespace, a control character or non-ASCII): check that it was read whole and alone.`);
+  }
+  return value;
 }

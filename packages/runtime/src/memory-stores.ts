@@ -4,7 +4,18 @@ interface Bucket {
   tokens: number;
   updatedAt: number;
   pausedUntil: number;
+  /** The refill waits for the service's first count (see `holdMs`). */
+  held: boolean;
 }
+
+/**
+ * How long a token taken from a full bucket holds the refill when no count of the service's comes. The service's
+ * bucket is full too, and stays full (its refill wasted) until that request reaches it, while this one would already
+ * be refilling: the difference, the first request's latency times the rate, lets one request too many through when the
+ * burst runs out. So the refill resumes at the service's first count (`correct`), or this long after the take. The
+ * Redis store does the same.
+ */
+export const holdMs = 1000;
 
 const capacityOf = (limit: BucketLimit) => Math.max(1, (limit.requestsPerMinute * limit.burstSeconds) / 60);
 
@@ -18,11 +29,12 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
     const at = now();
     let bucket = buckets.get(key);
     if (!bucket) {
-      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0 };
+      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0, held: false };
       buckets.set(key, bucket);
     } else if (at > bucket.updatedAt) {
       bucket.tokens = Math.min(capacityOf(limit), bucket.tokens + ((at - bucket.updatedAt) * limit.requestsPerMinute) / 60_000);
       bucket.updatedAt = at;
+      bucket.held = false;
     }
     return bucket;
   };
@@ -32,14 +44,26 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       const paused = bucket.pausedUntil - now();
       if (paused > 0) return Math.ceil(paused);
       if (bucket.tokens >= 1) {
+        if (bucket.tokens >= capacityOf(limit)) {
+          bucket.updatedAt = now() + holdMs;
+          bucket.held = true;
+        }
         bucket.tokens -= 1;
         return 0;
       }
-      return Math.ceil(((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
+      return Math.ceil(bucket.updatedAt - now() + ((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
     },
-    correct(key, limit, remaining) {
+    correct(key, limit, remaining, ageMs = 0) {
       const bucket = refilled(key, limit);
-      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), remaining)));
+      // The service counted when the request reached it: about half its age ago (its way there).
+      const since = Math.max(0, ageMs) / 2;
+      // The service's bucket has been refilling since it admitted that request, and so does this one.
+      if (bucket.held) {
+        bucket.updatedAt = Math.min(bucket.updatedAt, now() - since);
+        bucket.held = false;
+      }
+      const counted = remaining + (since * limit.requestsPerMinute) / 60_000;
+      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), counted)));
     },
     pause(key, limit, ms) {
       const bucket = refilled(key, limit);
@@ -48,6 +72,7 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       // No refill while paused: the bucket starts filling again when the pause ends.
       bucket.updatedAt = Math.max(bucket.updatedAt, until);
       bucket.pausedUntil = Math.max(bucket.pausedUntil, until);
+      bucket.held = false;
     },
   };
 }

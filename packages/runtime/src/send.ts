@@ -2,9 +2,12 @@ import { type BodyTooLarge, readableWhole, readBody } from "./body.js";
 import { deadline } from "./deadline.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
+import { PacingTimeout } from "./pacer.js";
+import type { Redactor } from "./redact.js";
 import { type Hop, isRefusal, nextHop, type RedirectRefusal } from "./redirect.js";
 import { sleep } from "./sleep.js";
-import { type WireMeter, wireMeter } from "./wire.js";
+import { type WireAccess, wireAccess } from "./runtimes.js";
+import { WireMeter } from "./wire.js";
 
 /** What to send: the parts of a request, so that every attempt sends the same bytes without re-reading a stream. */
 export interface Outgoing {
@@ -83,7 +86,10 @@ export interface RetryDecision {
 export interface SendOptions {
   /** What the call is called in logs and errors (an operationId, or `METHOD /path`). */
   name: string;
-  /** Covers each attempt from sending to the last byte of the body, redirects included; `undefined` for none. */
+  /**
+   * Covers each attempt from its wait for pacing to the last byte of the body, redirects included: no attempt outlives
+   * it, in the pacer or on the wire. `undefined` for none.
+   */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Added to every log line's details (never a credential). */
@@ -98,8 +104,11 @@ export interface SendOptions {
 
 /** The errors of a client family, one object per family; each factory receives the call it concerns (`Call`: the client's own kind of call). */
 export interface SendErrors<Call extends SendOptions = SendOptions> {
-  /** The timeout ran out (while waiting for headers or reading the body). Not retried: the service may have acted. */
-  timeout(call: Call, timeoutMs: number): Error;
+  /**
+   * The timeout ran out: while waiting for pacing (`inFlight` false: nothing was sent), or for the headers or the body
+   * (`inFlight`: the service may have acted). Not retried.
+   */
+  timeout(call: Call, timeoutMs: number, inFlight: boolean): Error;
   /** The connection failed or the body was cut off. Not retried. */
   connection(call: Call, cause: unknown): Error;
   /** A redirect was refused: to another origin, one too many, or with a target that cannot be read. */
@@ -108,9 +117,9 @@ export interface SendErrors<Call extends SendOptions = SendOptions> {
   tooLarge(call: Call, tooLarge: BodyTooLarge, response: Response): Error;
   /**
    * The caller's signal aborted: `inFlight` while a request was out (it may have been acted on), otherwise while
-   * pacing or waiting to retry. Without this factory the signal's reason is thrown as it is.
+   * pacing or waiting to retry. `reason` is the signal's, kept as the error's `cause`.
    */
-  aborted?(call: Call, reason: unknown, inFlight: boolean): Error;
+  aborted(call: Call, reason: unknown, inFlight: boolean): Error;
 }
 
 /**
@@ -129,10 +138,17 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
   maxRetryWaitMs: number;
   /** The largest body read, counted as `readBody` says (on the wire with the global fetch, and decoded); a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
-  /** Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds it waited. */
-  beforeAttempt?: ((signal: AbortSignal | undefined, call: Call) => Promise<number | undefined> | number | undefined) | undefined;
-  /** Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count. */
-  afterResponse?: ((response: Response) => void) | undefined;
+  /**
+   * Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds
+   * it waited. `until` is the attempt's deadline (a `performance.now()` time): a wait that would pass it rejects with
+   * `PacingTimeout`, which fails the call with `errors.timeout` (not in flight).
+   */
+  beforeAttempt?: ((signal: AbortSignal | undefined, call: Call, until: number | undefined) => Promise<number | undefined> | number | undefined) | undefined;
+  /**
+   * Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count;
+   * `ageMs` is how long ago its request left, so how old the figures it carries are.
+   */
+  afterResponse?: ((response: Response, ageMs: number) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
   retryDelay(answer: Answer, attempt: number, call: Call): RetryDecision | undefined;
   /** Runs once a retry is decided and its wait is within `maxRetryWaitMs`, before the wait (e.g. to pause pacing). */
@@ -141,6 +157,8 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
   /** Waits before a retry; the runtime's `sleep` (real time) by default. A test can pass one that moves a sandbox's clock instead. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   errors: SendErrors<Call>;
+  /** Removes the client's credentials from what leaves `send`: its errors and the headers its hooks see. */
+  redactor?: Redactor | undefined;
 }
 
 /** An error of the client's family that must not be turned into a connection error on its way out. */
@@ -153,59 +171,77 @@ class Refused {
  * Each attempt follows same-origin redirects only (`nextHop`; none with `keepRedirect`) and reads the whole body within the timeout and
  * `maxResponseBytes`. A retry whose wait is beyond `maxRetryWaitMs` is not slept: the answer is returned, final.
  * Timeouts and broken connections are not retried: the service may have acted on the request. The caller's abort
- * rejects with `errors.aborted` (else the signal's reason), also while pacing or waiting to retry. `config.hooks` see
+ * rejects with `errors.aborted`, also while pacing or waiting to retry. `config.hooks` see
  * every attempt.
  */
 export async function send<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
+  try {
+    return await attempts(config, outgoing, call);
+  } catch (error) {
+    throw config.redactor ? config.redactor.error(error) : error;
+  }
+}
+
+async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
   const { name, timeoutMs, signal: userSignal } = call;
   const { hooks } = config;
   const maxRetries = call.maxRetries ?? config.maxRetries;
   const started = performance.now();
   // A plain object: cheaper for fetch than a Headers instance on the hot path.
   const given = outgoing.headers instanceof Headers ? Object.fromEntries(outgoing.headers) : (outgoing.headers ?? {});
-  const aborted = (inFlight: boolean) => (config.errors.aborted ? config.errors.aborted(call, userSignal?.reason, inFlight) : userSignal?.reason);
+  const aborted = (inFlight: boolean) => config.errors.aborted(call, userSignal?.reason, inFlight);
 
   for (let attempt = 0; ; attempt++) {
     // Built only for hooks: the hot path without them allocates nothing per attempt.
     const event = hooks && { name, attempt: attempt + 1, method: outgoing.method, url: outgoing.url, details: call.logDetails };
     let pacingWaitMs = 0;
     if (userSignal?.aborted) throw aborted(false);
+    const until = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
     try {
-      const waited = config.beforeAttempt?.(userSignal, call);
+      const waited = config.beforeAttempt?.(userSignal, call, until);
       // Awaited only when it is a wait: an await costs the hot path a turn of the microtask queue.
       pacingWaitMs = (waited instanceof Promise ? await waited : waited) ?? 0;
     } catch (error) {
-      throw userSignal?.aborted ? aborted(false) : error;
+      if (userSignal?.aborted) throw aborted(false);
+      throw error instanceof PacingTimeout ? config.errors.timeout(call, timeoutMs as number, false) : error;
     }
     config.logger.debug?.(`${config.label}: ${name} attempt ${attempt + 1}`, { ...call.logDetails, attempt: attempt + 1 });
     if (event) hooks?.onRequest?.({ ...event, headers: given, pacingWaitMs });
-    const headers = call.authHeaders ? { ...given, ...(typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) } : given;
+    const headers = call.authHeaders ? withCredential(given, typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) : given;
     const sentAt = performance.now();
-    const wire = wireMeter(config.fetch, config.maxResponseBytes);
-    const timer = deadline(timeoutMs, userSignal, wire);
+    const access = wireAccess(config.fetch);
+    const wire = access.kind === "meter" ? new WireMeter(config.maxResponseBytes) : undefined;
+    // What the pacing wait left of the attempt's time.
+    const timer = deadline(until === undefined ? undefined : Math.max(0, until - performance.now()), userSignal, wire);
     let response: Response;
     let text: string;
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
-      response = await fetchHop(config, hop, timer.signal, wire);
-      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, timer.signal, wire, call);
-      const body = readableWhole(response, config.maxResponseBytes) ? await response.text() : await readBody(response, config.maxResponseBytes, wire);
+      const way = { access, wire, signal: timer.signal };
+      response = await fetchHop(config, hop, way);
+      if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, way, call);
+      const body = readableWhole(response, config.maxResponseBytes)
+        ? await response.text()
+        : await readBody(response, config.maxResponseBytes, wire, access.kind === "raw");
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
       if (error instanceof Refused) throw error.error;
       if (userSignal?.aborted) throw aborted(true);
-      if (timer.timedOut()) throw config.errors.timeout(call, timeoutMs as number);
+      if (timer.timedOut()) throw config.errors.timeout(call, timeoutMs as number, true);
       throw config.errors.connection(call, error);
     } finally {
       timer.clear();
     }
     const answeredAt = performance.now();
-    config.afterResponse?.(response);
+    config.afterResponse?.(response, answeredAt - sentAt);
     const answer = { response, text, attempts: attempt + 1, elapsedMs: answeredAt - started };
     const decision = response.ok || attempt >= maxRetries ? undefined : config.retryDelay(answer, attempt, call);
     const retrying = decision !== undefined && decision.delayMs <= config.maxRetryWaitMs;
-    if (event) hooks?.onResponse?.({ ...event, status: response.status, headers: response.headers, durationMs: answeredAt - sentAt, final: !retrying });
+    if (event) {
+      const headers = config.redactor ? config.redactor.headers(response.headers) : response.headers;
+      hooks?.onResponse?.({ ...event, status: response.status, headers, durationMs: answeredAt - sentAt, final: !retrying });
+    }
     if (!decision) return answer;
     const details = { ...call.logDetails, status: response.status, ...decision.details, delayMs: decision.delayMs };
     const answered = `${config.label}: ${name} answered ${response.status}${decision.summary ? ` ${decision.summary}` : ""}`;
@@ -224,11 +260,40 @@ export async function send<Call extends SendOptions>(config: SendConfig<Call>, o
   }
 }
 
-/** One request of an attempt: fetch never follows a redirect itself, `follow` decides; `wire` counts its body's bytes. */
-function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, signal: AbortSignal | undefined, wire: WireMeter | undefined): Promise<Response> {
-  const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
-  return wire ? wire.fetch(config.fetch, hop.url, init) : config.fetch(hop.url, init);
+/** The request's headers with the client's credential, and no other value under its name in any case: never two keys. */
+function withCredential(given: Record<string, string>, auth: Record<string, string>): Record<string, string> {
+  const names = Object.keys(auth).map((name) => name.toLowerCase());
+  const headers: Record<string, string> = {};
+  for (const name in given) if (!names.includes(name.toLowerCase())) headers[name] = given[name] as string;
+  return Object.assign(headers, auth);
 }
+
+/** How an attempt's requests go: the runtime's access to the wire, Node's meter if it has one, the deadline's signal. */
+interface Way {
+  access: WireAccess;
+  wire: WireMeter | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * One request of an attempt: fetch never follows a redirect itself, `follow` decides. On Node the meter counts its
+ * body's bytes; on Deno and Bun the request asks for the body undecoded (`readBody` counts and decodes it), unless the
+ * caller chose an `Accept-Encoding` of its own.
+ */
+function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, { access, wire, signal }: Way): Promise<Response> {
+  const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
+  if (wire) return wire.fetch(config.fetch, hop.url, init);
+  if (access.kind === "raw" && !Object.keys(hop.headers).some((name) => name.toLowerCase() === "accept-encoding")) {
+    return callFetch(config.fetch, hop.url, { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } });
+  }
+  return callFetch(config.fetch, hop.url, init);
+}
+
+/**
+ * `fetchImpl` called as a method of the global scope: a browser's and workerd's fetch refuse any other `this`
+ * ("Illegal invocation"), and a client keeps the global fetch unbound, to know it for what it is (`wireAccess`).
+ */
+export const callFetch = (fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<Response> => Reflect.apply(fetchImpl, globalThis, [url, init]);
 
 /** The hot path: an answer that is not a redirect, from the fetch we asked for (not followed by a custom fetch). */
 const isFinal = (response: Response) => !response.redirected && response.status !== 0 && (response.status < 300 || response.status >= 400);
@@ -238,8 +303,7 @@ async function follow<Call extends SendOptions>(
   config: SendConfig<Call>,
   response: Response,
   first: Hop,
-  signal: AbortSignal | undefined,
-  wire: WireMeter | undefined,
+  way: Way,
   call: Call,
 ): Promise<Response> {
   const origin = new URL(first.url).origin;
@@ -253,7 +317,7 @@ async function follow<Call extends SendOptions>(
     if (isRefusal(next)) throw new Refused(config.errors.redirect(call, next));
     config.logger.debug?.(`${config.label}: ${call.name} followed a ${response.status} redirect on ${origin}`, call.logDetails);
     hop = next;
-    response = await fetchHop(config, hop, signal, wire);
+    response = await fetchHop(config, hop, way);
     if (isFinal(response)) return response;
   }
 }

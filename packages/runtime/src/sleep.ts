@@ -1,3 +1,4 @@
+import { onAbort } from "./abort.js";
 import { setTimer } from "./timers.js";
 
 /** The reason an aborted signal carries, or a standard AbortError when it has none. */
@@ -9,14 +10,15 @@ export function abortReason(signal: AbortSignal | undefined): unknown {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      cancel();
-      reject(abortReason(signal));
-    };
+    const detach = signal
+      ? onAbort(signal, () => {
+          cancel();
+          reject(abortReason(signal));
+        })
+      : undefined;
     const cancel = setTimer(() => {
-      signal?.removeEventListener("abort", onAbort);
+      detach?.();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

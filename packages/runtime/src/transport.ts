@@ -1,12 +1,15 @@
 import { defaultMaxResponseBytes } from "./body.js";
 import { checkBaseUrl, checkNumber, type InputErrorFactory } from "./environment.js";
 import { type Logger, silentLogger } from "./logger.js";
+import type { Redactor } from "./redact.js";
 import { type Outgoing, retryOn429, type SendConfig, type SendErrors } from "./send.js";
 
 /** What the clients of the neighbouring surfaces (platform, key-based, connect) take to reach their API. */
 export interface TransportOptions {
-  /** The API's base address (`https://<host>/api/…`). */
+  /** The API's base address (`https://<host>/api/…`): https, or http to this machine only (see `allowInsecureHttp`). */
   baseUrl: string;
+  /** Allow a plain `http://` base address to another machine: the credential would cross the network in cleartext. */
+  allowInsecureHttp?: boolean | undefined;
   /**
    * Per attempt, from sending to the last byte of the body (default 60 000 ms: `defaultTransportTimeoutMs`, the SDK's
    * choice, since v1.3.0 documents no timeout for these APIs). A timed-out request is not retried: it may have been
@@ -74,7 +77,7 @@ export function resolveTransport(options: TransportOptions, example: string, fai
     throw fail("logger", "logger must be an object with debug/info/warn/error methods.");
   }
   return {
-    baseUrl: checkBaseUrl("baseUrl", options.baseUrl, { example }, fail),
+    baseUrl: checkBaseUrl("baseUrl", options.baseUrl, { example, allowInsecureHttp: options.allowInsecureHttp }, fail),
     fetch: fetchImpl,
     timeoutMs: checkNumber("timeoutMs", options.timeoutMs, defaultTransportTimeoutMs, { positive: true }, fail),
     maxRetries: checkNumber("retry.maxRetries", options.retry?.maxRetries, 4, { integer: true }, fail),
@@ -84,12 +87,13 @@ export function resolveTransport(options: TransportOptions, example: string, fai
 }
 
 /**
- * The send config of a client of a neighbouring surface, built once per client: its transport's limits and the one
- * retry rule these surfaces document (a 429 after exactly `Retry-After`, within `maxRetryWaitMs`; nothing else).
+ * The send config of a client of a neighbouring surface, built once per client: its transport's limits, the one
+ * retry rule these surfaces document (a 429 after exactly `Retry-After`, within `maxRetryWaitMs`; nothing else), and
+ * its redactor over what it logs and lets out.
  */
-export function transportSendConfig(transport: Transport, label: string, errors: SendErrors): SendConfig {
-  const { fetch, logger, maxRetries, maxRetryWaitMs, maxResponseBytes } = transport;
-  return { fetch, logger, label, maxRetries, maxRetryWaitMs, maxResponseBytes, retryDelay: retryOn429, errors };
+export function transportSendConfig(transport: Transport, label: string, errors: SendErrors, redactor: Redactor): SendConfig {
+  const { fetch, maxRetries, maxRetryWaitMs, maxResponseBytes } = transport;
+  return { fetch, logger: redactor.logger(transport.logger), label, maxRetries, maxRetryWaitMs, maxResponseBytes, retryDelay: retryOn429, errors, redactor };
 }
 
 /** A JSON request: `accept` and, with a body, `content-type` (which `headers` may override); no body when `body` is undefined. */

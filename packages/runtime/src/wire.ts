@@ -1,3 +1,4 @@
+import { callFetch } from "./send.js";
 /** The bytes of one response as they came off the connection, before any decompression. */
 export interface WireCount {
   bytes: number;
@@ -42,7 +43,7 @@ export class WireMeter implements WireCount {
       // Ended between two requests of the attempt (a redirect to follow): nothing more is sent.
       if (this.ended) return reject(this.ended);
       this.#refuse = reject;
-      fetchImpl(url, { ...init, dispatcher: this } as RequestInit).then(resolve, reject);
+      callFetch(fetchImpl, url, { ...init, dispatcher: this } as RequestInit).then(resolve, reject);
     });
   }
 
@@ -64,13 +65,6 @@ export class WireMeter implements WireCount {
     this.#refuse?.(reason);
   }
 }
-
-/**
- * A meter for a request through `fetchImpl`, when it is the global fetch. Another fetch (one passed as an option, or a
- * runtime without undici) takes no dispatcher, and the decoded count holds alone there.
- */
-export const wireMeter = (fetchImpl: typeof fetch, limit: number): WireMeter | undefined =>
-  fetchImpl === globalThis.fetch ? new WireMeter(limit) : undefined;
 
 /**
  * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no

@@ -153,9 +153,12 @@ describe("deadline", () => {
     late.clear();
   });
 
-  it("without a timeout is just the caller's signal", () => {
+  it("without a timeout follows the caller's signal through a signal of its own, and without either has none", () => {
     const controller = new AbortController();
-    expect(deadline(undefined, controller.signal).signal).toBe(controller.signal);
+    const { signal } = deadline(undefined, controller.signal);
+    expect(signal).not.toBe(controller.signal);
+    controller.abort("enough");
+    expect([signal?.aborted, signal?.reason]).toEqual([true, "enough"]);
     expect(deadline(undefined, undefined).signal).toBeUndefined();
   });
 });

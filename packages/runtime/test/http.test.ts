@@ -2,16 +2,36 @@ import { describe, expect, it } from "vitest";
 import { buildUrl, outgoingFrom, parseJson, responseFrom } from "../src/index.js";
 
 describe("buildUrl", () => {
+  const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
+  const fieldOf = (build: () => unknown) => {
+    try {
+      build();
+    } catch (error) {
+      return (error as { field?: string }).field;
+    }
+    return "accepted";
+  };
+
   it("fills placeholders, percent-encoded, and appends the query without undefined values", () => {
-    expect(buildUrl("https://h/api", "/webhooks/{id}/deliveries", { id: "a/b c" }, { cursor: "x+y=", limit: 25, skip: undefined, none: null })).toBe(
+    expect(buildUrl("https://h/api", "/webhooks/{id}/deliveries", { id: "a/b c" }, { cursor: "x+y=", limit: 25, skip: undefined, none: null }, fail)).toBe(
       "https://h/api/webhooks/a%2Fb%20c/deliveries?cursor=x%2By%3D&limit=25",
     );
-    expect(buildUrl("https://h/api", "items", {}, { tag: ["a", "b"] })).toBe("https://h/api/items?tag=a&tag=b");
+    expect(buildUrl("https://h/api", "items", {}, { tag: ["a", "b"] }, fail)).toBe("https://h/api/items?tag=a&tag=b");
   });
 
-  it("refuses a placeholder without a value", () => {
-    expect(() => buildUrl("https://h", "/posts/{id}", {})).toThrow(/needs a value for \{id\}/);
-    expect(() => buildUrl("https://h", "/posts/{id}", { id: "" })).toThrow(TypeError);
+  it("refuses a placeholder without a value, naming it", () => {
+    expect(fieldOf(() => buildUrl("https://h", "/posts/{id}", {}, {}, fail))).toBe("pathParams.id");
+    expect(fieldOf(() => buildUrl("https://h", "/posts/{id}", { id: "" }, {}, fail))).toBe("pathParams.id");
+  });
+
+  it.each(["/../../etc", "/accounts/../../x", "./x", "/a/%2e%2E/b", "/a/.%2E", "//evil.example/x", "https://evil.example/x", "/a\\..\\b"])(
+    "refuses the path %s, which would leave the base path",
+    (path) => expect(fieldOf(() => buildUrl("https://h/api/embed", path, {}, {}, fail))).toBe("path"),
+  );
+
+  it("refuses a path parameter that is a dot segment", () => {
+    expect(fieldOf(() => buildUrl("https://h/api", "/posts/{id}/x", { id: ".." }, {}, fail))).toBe("pathParams.id");
+    expect(buildUrl("https://h/api", "/posts/{id}", { id: "a..b" }, {}, fail)).toBe("https://h/api/posts/a..b");
   });
 });
 

@@ -1,17 +1,49 @@
 import { describe, expect, it } from "vitest";
-import { type CreditReservation, memoryBudgetStore, memoryRateLimitStore, Pacer } from "../src/index.js";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type CreditReservation, memoryBudgetStore, memoryRateLimitStore, Pacer, PacingTimeout, type RateLimitStore, StoreReplyError } from "../src/index.js";
 
 const limit = { requestsPerMinute: 60, burstSeconds: 60 };
 
 describe("the in-memory token bucket", () => {
-  it("lets a minute's allowance through as a burst, then refills continuously", () => {
+  it("lets a minute's allowance through as a burst, then refills continuously from the service's first count", () => {
     let now = 0;
     const store = memoryRateLimitStore(() => now);
     for (let i = 0; i < 60; i++) expect(store.take("k", limit)).toBe(0);
+    now += 200;
+    store.correct("k", limit, 59); // the first answer's count: the service's bucket refills from now on
     expect(store.take("k", limit)).toBe(1000); // one token a second at 60 a minute; nothing taken
     now += 500;
     expect(store.take("k", limit)).toBe(500);
     now += 500;
+    expect(store.take("k", limit)).toBe(0);
+  });
+
+  it("reads the service's count as of when it admitted the request: half the answer's age ago", () => {
+    let now = 0;
+    const store = memoryRateLimitStore(() => now);
+    for (let i = 0; i < 60; i++) store.take("k", limit);
+    now += 2000;
+    // The answer's request left 2 s ago and reached the service 1 s ago: its bucket has refilled since then.
+    store.correct("k", limit, 0, 2000);
+    expect(store.take("k", limit)).toBe(0);
+    expect(store.take("k", limit)).toBe(1000);
+    // A count that says less than what refilled since its admission takes the bucket down to that much, no lower.
+    now += 5000;
+    store.correct("k", limit, 0, 2000);
+    expect(store.take("k", limit)).toBe(0);
+    expect(store.take("k", limit)).toBe(1000);
+  });
+
+  it("holds the refill after a take from a full bucket until the service's first count, or holdMs without one", () => {
+    let now = 0;
+    const store = memoryRateLimitStore(() => now);
+    for (let i = 0; i < 60; i++) store.take("k", limit);
+    // The service's bucket stays full until the first request reaches it: this one does not refill before then.
+    expect(store.take("k", limit)).toBe(2000);
+    now += 1000;
+    expect(store.take("k", limit)).toBe(1000);
+    now += 1000;
     expect(store.take("k", limit)).toBe(0);
   });
 
@@ -74,6 +106,81 @@ describe("the pacer", () => {
     const waiting = [pacer.wait(), pacer.wait()];
     failing = true;
     for (const call of waiting) await expect(call).rejects.toThrow("store down");
+  });
+});
+
+describe("the pacer against a store that answers garbage", () => {
+  const bucket = { requestsPerMinute: 2, burstSeconds: 60 };
+  const answering = (reply: unknown): RateLimitStore => ({ take: () => reply as number, correct() {}, pause() {} });
+
+  it.each([
+    ["nil", null],
+    ["undefined", undefined],
+    ["NaN", Number.NaN],
+    ["a negative wait", -5],
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["the string OK", "OK"],
+    ["an array", [0]],
+    ["a numeric string", "0"],
+  ])("refuses %s with a StoreReplyError: no token, no spin", async (_name, reply) => {
+    let takes = 0;
+    const store = answering(reply);
+    const counting = {
+      ...store,
+      take: (...args: Parameters<RateLimitStore["take"]>) => {
+        takes++;
+        return store.take(...args);
+      },
+    };
+    await expect(new Pacer(counting, "k", bucket).wait()).rejects.toBeInstanceOf(StoreReplyError);
+    expect(takes).toBe(1);
+  });
+
+  it("fails the calls in line when the store turns to garbage while they wait", async () => {
+    let reply: unknown = 50;
+    const pacer = new Pacer({ take: () => reply as number, correct() {}, pause() {} }, "k", bucket);
+    const waiting = pacer.wait();
+    reply = null;
+    await expect(waiting).rejects.toBeInstanceOf(StoreReplyError);
+  });
+});
+
+describe("the pacer's deadline and timers", () => {
+  const slow = { requestsPerMinute: 1, burstSeconds: 60 }; // one token, then one a minute
+
+  it("rejects a wait that passes its deadline with PacingTimeout, and serves the next call", async () => {
+    const pacer = new Pacer(memoryRateLimitStore(), "k", slow);
+    await pacer.wait();
+    const started = performance.now();
+    await expect(pacer.wait(undefined, performance.now() + 100)).rejects.toBeInstanceOf(PacingTimeout);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("leaves no timer behind once every waiting call aborted or timed out: the process exits at once", () => {
+    const script = fileURLToPath(new URL("./pacer-exit.fixture.mjs", import.meta.url));
+    const started = performance.now();
+    const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.stdout.trim()).toBe("settled: aborted, timed out");
+    // The bucket's next token is a minute away: a timer left behind would hold the process that long.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("shares one listener per signal: a signal shared by 50 waiting calls draws no MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const pacer = new Pacer(memoryRateLimitStore(), "k", slow);
+      await pacer.wait();
+      const controller = new AbortController();
+      const waiting = Array.from({ length: 50 }, () => pacer.wait(controller.signal).catch(() => "aborted"));
+      controller.abort();
+      expect(await Promise.all(waiting)).toEqual(Array(50).fill("aborted"));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });
 

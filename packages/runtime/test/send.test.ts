@@ -17,6 +17,14 @@ afterAll(async () => {
 
 class Timeout extends Error {}
 class Broken extends Error {}
+class Aborted extends Error {
+  constructor(
+    readonly inFlight: boolean,
+    options: ErrorOptions,
+  ) {
+    super("aborted", options);
+  }
+}
 class Redirected extends Error {
   constructor(
     name: string,
@@ -47,6 +55,7 @@ const config = (overrides: Partial<SendConfig> = {}): SendConfig => ({
     connection: (call, cause) => new Broken(call.name, { cause }),
     redirect: (call, refusal) => new Redirected(call.name, refusal),
     tooLarge: (call, tooLarge) => new TooLarge(call.name, tooLarge),
+    aborted: (_call, reason, inFlight) => new Aborted(inFlight, { cause: reason }),
   },
   ...overrides,
 });
@@ -153,14 +162,14 @@ describe("send", () => {
     expect(error).toBeInstanceOf(Broken);
   });
 
-  it("rejects with the caller's reason when aborted while waiting for Retry-After", async () => {
+  it("rejects with the aborted error, the caller's reason as its cause, when aborted while waiting for Retry-After", async () => {
     server.script(answer(429, "", { "retry-after": "30" }));
     const controller = new AbortController();
     const reason = new Error("enough");
     const pending = send(config(), post(), { name: "op", signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
+    await expect(pending).rejects.toMatchObject({ inFlight: false, cause: reason });
   });
 });
 

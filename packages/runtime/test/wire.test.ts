@@ -1,7 +1,8 @@
 import { Agent, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBody } from "../src/body.js";
-import { wireMeter } from "../src/wire.js";
+import { wireAccess } from "../src/runtimes.js";
+import { WireMeter } from "../src/wire.js";
 import { hostile, startServer, withGlobalDispatcher } from "./server.js";
 
 // The meter against real bodies: Node's own fetch (undici 6 on Node 20 and 22), and undici 7's fetch and agent, which
@@ -19,8 +20,8 @@ const limit = 64 * 1024;
 
 /** Reads one answer of the server through the global fetch and a meter, as `send` does. */
 async function readMetered() {
-  const meter = wireMeter(globalThis.fetch, limit);
-  expect(meter).toBeDefined();
+  expect(wireAccess(globalThis.fetch).kind).toBe("meter");
+  const meter = new WireMeter(limit);
   const response = await globalThis.fetch(server.origin, { dispatcher: meter } as RequestInit);
   return readBody(response, limit, meter);
 }

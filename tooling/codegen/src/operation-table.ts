@@ -85,6 +85,11 @@ export interface RateLimitEntry {
   per: string[] | null;
   window: "rolling" | null;
   accounts?: string;
+  /**
+   * The rate-limit headers of the calls it counts: on which responses, their names (`null` where the reference does not
+   * show them) and the statuses that add `Retry-After`; `null` where the reference does not say whether there are any.
+   */
+  headers?: { on: "every-response"; names: string[] | null; retryAfter: number[] } | null;
 }
 
 export interface OAuthFlowRules {
@@ -128,6 +133,8 @@ export interface OperationTable {
   errorCodes: Record<string, ErrorCodeRules>;
   /** The suggested backoff of `backoff` errors, where the surface documents one. */
   retryBackoff: RetryBackoff | null;
+  /** The success envelope's fields (`SuccessEnvelope`), where the surface has one: see `EnvelopeField`. */
+  successEnvelope: Record<string, EnvelopeField> | null;
   /** The default rate limit, where the surface documents one. */
   rateLimit: RateLimit | null;
   /** The largest request body in bytes (`x-request-body-limit`), where the surface documents one. */
@@ -142,6 +149,12 @@ export interface OperationTable {
   /** The `oauth2` security schemes, with their extensions. */
   oauth: Record<string, OAuthRules>;
 }
+
+/**
+ * What a field of the success envelope must be, as its schema says: an `object`, a `string`, an `integer`, or a
+ * `count` (an integer with `minimum: 0`: credits and lookups, which no answer may make negative).
+ */
+export type EnvelopeField = "object" | "string" | "integer" | "count";
 
 type Node = Record<string, unknown>;
 const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
@@ -177,9 +190,14 @@ function idempotencyKeyRules(document: OpenApiDocument, item: Node, operation: N
   });
 }
 
-/** The scheme names of an operation-level `security` (`[]`: no credential), or undefined when it inherits the document's. */
+/**
+ * The scheme names of an operation-level `security`, or undefined when it inherits the document's. `[]` when a call may
+ * carry no credential at all (`security: []`, or an empty alternative such as `[{}, { ClientSecretBasic: [] }]`, where a
+ * public client sends none): the table's clients attach no token to such a call.
+ */
 function securityOf(operation: Node): string[] | undefined {
   const security = operation.security as Array<Record<string, unknown>> | undefined;
+  if (security?.some((requirement) => Object.keys(requirement).length === 0)) return [];
   return security && [...new Set(security.flatMap((requirement) => Object.keys(requirement)))];
 }
 
@@ -229,6 +247,29 @@ function operationBehaviour(operation: Node): OperationBehaviour {
 /** Leaves out what the description does not state, so the table holds facts only. */
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
+
+/**
+ * The required fields of `SuccessEnvelope` and, one level down, of its object fields (`meta.credits_charged`), each with
+ * what it must be: the client checks every success against these before it counts a credit.
+ */
+function envelopeFields(document: OpenApiDocument, schema: Node | undefined): Record<string, EnvelopeField> | null {
+  if (!schema) return null;
+  const fields: Record<string, EnvelopeField> = {};
+  const visit = (node: Node, prefix: string) => {
+    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    for (const name of (node.required ?? []) as string[]) {
+      const field = deref(document, properties[name] ?? {});
+      const path = `${prefix}${name}`;
+      if (field.type === "object") {
+        fields[path] = "object";
+        if (!prefix) visit(field, `${path}.`);
+      } else if (field.type === "string") fields[path] = "string";
+      else if (field.type === "integer") fields[path] = field.minimum === 0 ? "count" : "integer";
+    }
+  };
+  visit(deref(document, schema), "");
+  return fields;
 }
 
 /** Reads every operation's rules and the error-code table from a bundled description. */
@@ -286,12 +327,13 @@ export function operationTable(document: OpenApiDocument): OperationTable {
       ]),
   );
   const retryBackoff = (schemas.ErrorCode?.["x-retry-backoff"] ?? null) as RetryBackoff | null;
+  const successEnvelope = envelopeFields(document, schemas.SuccessEnvelope);
   const rateLimit = ((document as Node)["x-rate-limit"] ?? null) as RateLimit | null;
   const rateLimits = ((document as Node)["x-rate-limits"] ?? null) as RateLimitEntry[] | null;
   const requestBodyLimit = ((document as Node)["x-request-body-limit"] as { maxBytes: number } | undefined)?.maxBytes ?? null;
   const defaultTimeoutMs = seconds((document as Node)["x-timeout-seconds"]) ?? null;
   const idempotencyRetentionMs = seconds((document as Node)["x-idempotency-retention-seconds"]) ?? null;
-  return { operations, operationBehaviour: behaviours, errorCodes, retryBackoff, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, idempotencyRetentionMs, oauth };
+  return { operations, operationBehaviour: behaviours, errorCodes, retryBackoff, successEnvelope, rateLimit, requestBodyLimit, defaultTimeoutMs, apiKeys, rateLimits, idempotencyRetentionMs, oauth };
 }
 
 /** `export const name = … as const;` (`null` cannot take a const assertion, and needs none). */

@@ -135,7 +135,8 @@ const neighbour = {
       parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }],
       post: { operationId: "sendInvoice", "x-idempotency": "recommended", responses: {} },
     },
-    "/token": { post: { operationId: "requestToken", security: [], responses: {} } },
+    "/token": { post: { operationId: "requestToken", security: [{}, { ClientSecretBasic: [] }], responses: {} } },
+    "/register": { post: { operationId: "registerClient", security: [], responses: {} } },
     "/me": { get: { operationId: "me", security: [{ OAuth2: ["a:read"] }, { OAuth2: [], Key: [] }], responses: {} } },
     "/.well-known/metadata": {
       servers: [{ url: "https://{host}" }, { url: "https://mirror.example" }],
@@ -194,7 +195,8 @@ describe("the neighbouring surfaces' extensions", () => {
     expect(table.idempotencyRetentionMs).toBe(86_400_000);
   });
 
-  it("reads an operation's own security: [] for none, scheme names otherwise, absent when inherited", () => {
+  it("reads an operation's own security: [] for none (or an empty alternative), scheme names otherwise, absent when inherited", () => {
+    expect(table.operations.registerClient?.security).toEqual([]);
     expect(table.operations.requestToken?.security).toEqual([]);
     expect(table.operations.me?.security).toEqual(["OAuth2", "Key"]);
     expect(table.operations.sendInvoice).not.toHaveProperty("security");

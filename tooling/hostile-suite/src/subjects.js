@@ -26,7 +26,7 @@ import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth"
 /**
  * What a call came to when the server answered: the status, and for an error what the client's typed error says.
  * Errors of the way (redirects, bodies, timeouts, malformed answers) are thrown as they are.
- * @typedef {{ status: number, data?: unknown, retryable?: boolean, retryAfterMs?: number }} Outcome
+ * @typedef {{ status: number, data?: unknown, retryable?: boolean, retryAfterMs?: number, error?: Error }} Outcome
  */
 
 /**
@@ -47,6 +47,15 @@ import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth"
  * @property {boolean} retriesWithoutRetryAfter whether a 429 without a readable `Retry-After` is retried (the scraper's
  *   backoff) or returned at once (the surfaces whose one rule is "wait exactly Retry-After")
  * @property {(origin: string, limits?: Limits) => () => Promise<Outcome>} open a client on `origin`, and its call
+ * @property {(origin: string) => string} base where a client on `origin` is pointed: its base URL (the issuer for the
+ *   OAuth helpers)
+ * @property {(base: string, secret: string, extra?: Record<string, unknown>) => () => Promise<Outcome>} make a client on
+ *   `base` (its base URL; the issuer for the OAuth helpers) with `secret` as its credential and `extra` options, and its
+ *   call: the construction-time cases give it what it must refuse
+ * @property {((origin: string, path: string) => Promise<unknown>) | undefined} rawPath a call of the client's own on a raw
+ *   path, where it takes one
+ * @property {((origin: string, headers: Record<string, string>) => Promise<unknown>) | undefined} withHeaders a call with
+ *   the caller's own headers, where the client takes them
  */
 
 export const secrets = {
@@ -61,7 +70,7 @@ export const secrets = {
 const common = (/** @type {Limits} */ limits) => ({ timeoutMs: 10_000, ...limits, retry: { maxRetries: 2 } });
 
 /**
- * A typed error answer as an outcome; anything else is rethrown.
+ * A typed error answer as an outcome, the error itself kept for the checks that read it; anything else is rethrown.
  * @param {unknown} error
  * @param {ErrorClass} apiError
  * @returns {Outcome}
@@ -69,7 +78,7 @@ const common = (/** @type {Limits} */ limits) => ({ timeoutMs: 10_000, ...limits
 function answered(error, apiError) {
   if (!(error instanceof apiError)) throw error;
   const { status, retryable, retryAfterMs } = /** @type {{ status: number, retryable: boolean, retryAfterMs: number | undefined }} */ (/** @type {unknown} */ (error));
-  return retryAfterMs === undefined ? { status, retryable } : { status, retryable, retryAfterMs };
+  return retryAfterMs === undefined ? { status, retryable, error } : { status, retryable, retryAfterMs, error };
 }
 
 /**
@@ -81,27 +90,50 @@ const raw = ({ data, error, response }) => ({ status: response.status, data: err
 
 
 /**
- * @param {string} origin
- * @param {Limits} limits
+ * @param {string} baseUrl
+ * @param {Limits & Record<string, unknown>} limits
+ * @param {string} apiKey
  */
-const scraper = (origin, limits) =>
+const scraper = (baseUrl, limits, apiKey = secrets.scraper) =>
   createScraperClient({
-    apiKey: secrets.scraper,
-    baseUrl: `${origin}/api/v1`,
+    apiKey,
+    baseUrl,
     ...common(limits),
     retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
     rateLimit: { requestsPerMinute: 600 },
   });
 
 /**
- * @param {string} origin
- * @param {Limits} limits
+ * @param {string} baseUrl
+ * @param {Limits & Record<string, unknown>} limits
+ * @param {string} accessToken
  */
-const platform = (origin, limits) => createPlatformClient({ baseUrl: `${origin}/api/oauth/v1`, accessToken: secrets.token, ...common(limits) });
+const platform = (baseUrl, limits, accessToken = secrets.token) => createPlatformClient({ baseUrl, accessToken, ...common(limits) });
+
+/**
+ * @param {string} baseUrl
+ * @param {Limits & Record<string, unknown>} limits
+ * @param {string} apiKey
+ */
+const legacy = (baseUrl, limits, apiKey = secrets.company) => createLegacyClient({ apiKey, baseUrl, ...common(limits) });
+
+/**
+ * @param {string} baseUrl
+ * @param {Limits & Record<string, unknown>} limits
+ * @param {string} apiKey
+ */
+const connect = (baseUrl, limits, apiKey = secrets.connect) => createConnectClient({ apiKey, baseUrl, ...common(limits) });
+
+/**
+ * @param {string} issuer
+ * @param {Limits & Record<string, unknown>} limits
+ */
+const oauthServer = (issuer, limits) =>
+  OAuthServer.fromMetadata({ issuer, token_endpoint: `${issuer}/api/oauth/v1/token` }, { allowInsecureRequests: true, ...common(limits) });
 
 /**
  * What the doors of one surface share.
- * @typedef {Omit<Subject, "name" | "checksShape" | "reportsRetryAfter" | "open">} Surface
+ * @typedef {Omit<Subject, "name" | "checksShape" | "reportsRetryAfter" | "open" | "base" | "make" | "rawPath" | "withHeaders">} Surface
  */
 
 /** @type {Surface} */
@@ -130,47 +162,59 @@ const platformSurface = {
   retriesWithoutRetryAfter: false,
 };
 
-/** @type {Subject[]} */
-export const subjects = [
+/** @type {Omit<Subject, "open">[]} */
+const defined = [
   {
     ...scraperSurface,
     name: "scraper: profile()",
     checksShape: true,
     reportsRetryAfter: true,
-    open: (origin, limits = {}) => {
-      const client = scraper(origin, limits);
+    base: (origin) => `${origin}/api/v1`,
+    make: (base, secret, extra = {}) => {
+      const client = scraper(base, extra, secret);
       return () => client.profile("shortvideo", "creator").then(({ data }) => ({ status: 200, data }), (error) => answered(error, ScraperApiError));
     },
+    rawPath: undefined,
+    withHeaders: (origin, headers) => scraper(`${origin}/api/v1`, {}).profile("shortvideo", "creator", { headers }),
   },
   {
     ...scraperSurface,
     name: "scraper: api.POST",
     checksShape: true,
     reportsRetryAfter: false,
-    open: (origin, limits = {}) => {
-      const client = scraper(origin, limits);
+    base: (origin) => `${origin}/api/v1`,
+    make: (base, secret, extra = {}) => {
+      const client = scraper(base, extra, secret);
       return () => scraperApi(client).POST("/scrape/shortvideo/profile", { body: { username: "creator" } }).then(raw);
     },
+    rawPath: undefined,
+    withHeaders: undefined,
   },
   {
     ...platformSurface,
     name: "platform: listWebhookDeliveries()",
     checksShape: true,
     reportsRetryAfter: true,
-    open: (origin, limits = {}) => {
-      const client = platform(origin, limits);
+    base: (origin) => `${origin}/api/oauth/v1`,
+    make: (base, secret, extra = {}) => {
+      const client = platform(base, extra, secret);
       return () => client.listWebhookDeliveries("wh_1").then(({ data }) => ({ status: 200, data }), (error) => answered(error, PlatformApiError));
     },
+    rawPath: (origin, path) => platform(`${origin}/api/oauth/v1`, {}).request("GET", path),
+    withHeaders: undefined,
   },
   {
     ...platformSurface,
     name: "platform: api.GET",
     checksShape: true,
     reportsRetryAfter: false,
-    open: (origin, limits = {}) => {
-      const client = platform(origin, limits);
+    base: (origin) => `${origin}/api/oauth/v1`,
+    make: (base, secret, extra = {}) => {
+      const client = platform(base, extra, secret);
       return () => client.api.GET("/webhooks/{id}/deliveries", { params: { path: { id: "wh_1" } } }).then(raw);
     },
+    rawPath: undefined,
+    withHeaders: undefined,
   },
   {
     name: "key-based platform: pages()",
@@ -184,8 +228,9 @@ export const subjects = [
     checksShape: true,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => {
-      const client = createLegacyClient({ apiKey: secrets.company, baseUrl: `${origin}/api/v1`, ...common(limits) });
+    base: (origin) => `${origin}/api/v1`,
+    make: (base, secret, extra = {}) => {
+      const client = legacy(base, extra, secret);
       return async () => {
         try {
           const items = [];
@@ -196,6 +241,10 @@ export const subjects = [
         }
       };
     },
+    rawPath: async (origin, path) => {
+      for await (const _item of legacy(`${origin}/api/v1`, {}).pages(path));
+    },
+    withHeaders: undefined,
   },
   {
     name: "connect: request()",
@@ -209,10 +258,13 @@ export const subjects = [
     checksShape: false,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => {
-      const client = createConnectClient({ apiKey: secrets.connect, baseUrl: `${origin}/api/embed`, ...common(limits) });
+    base: (origin) => `${origin}/api/embed`,
+    make: (base, secret, extra = {}) => {
+      const client = connect(base, extra, secret);
       return () => client.request("GET", "/accounts").then(({ meta, data }) => ({ status: meta.status, data }), (error) => answered(error, ConnectApiError));
     },
+    rawPath: (origin, path) => connect(`${origin}/api/embed`, {}).request("GET", path),
+    withHeaders: (origin, headers) => connect(`${origin}/api/embed`, {}).request("GET", "/accounts", { headers }),
   },
   {
     name: "OAuth helpers: clientCredentials()",
@@ -226,13 +278,19 @@ export const subjects = [
     checksShape: true,
     reportsRetryAfter: true,
     retriesWithoutRetryAfter: false,
-    open: (origin, limits = {}) => {
-      const server = OAuthServer.fromMetadata({ issuer: origin, token_endpoint: `${origin}/api/oauth/v1/token` }, { allowInsecureRequests: true, ...common(limits) });
+    base: (origin) => origin,
+    make: (base, secret, extra = {}) => {
+      const server = oauthServer(base, extra);
       return () =>
-        clientCredentials({ server, clientId: "client_1", clientSecret: secrets.clientSecret }).then(
+        clientCredentials({ server, clientId: "client_1", clientSecret: secret }).then(
           (tokens) => ({ status: 200, data: tokens }),
           (error) => answered(error, OAuthProtocolError),
         );
     },
+    rawPath: undefined,
+    withHeaders: undefined,
   },
 ];
+
+/** @type {Subject[]} */
+export const subjects = defined.map((subject) => ({ ...subject, open: (origin, limits = {}) => subject.make(subject.base(origin), subject.secret, limits) }));

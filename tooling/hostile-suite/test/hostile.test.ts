@@ -151,7 +151,53 @@ const slow = (name: string, handler: Handler): Case => ({
   },
 });
 
+/** The credential as the server received it (a key, a bearer token, HTTP Basic credentials), without the scheme. */
+const received = (request: Received, subject: Subject) => String(request.headers[subject.secretHeader] ?? "").replace(/^(Bearer|Basic) /i, "");
+
+/** An error answer whose JSON message echoes the credential the server received, as a careless service would. */
+const echoJson = (status: number): Case => ({
+  name: `a ${status} whose JSON message echoes the credential: redacted from every error form and every body handed back`,
+  serve: (subject) => [
+    (request, response) => {
+      const body = JSON.stringify(subject.errorBody(status)).replace(/refused/i, `no profile for key ${received(request, subject)}`);
+      response.writeHead(status, { "content-type": "application/json" }).end(body);
+    },
+  ],
+  check: () => {},
+});
+
+const echoes: Case[] = [
+  echoJson(404),
+  echoJson(400),
+  {
+    name: "a 500 text/plain echoing the credential: redacted from every error form",
+    serve: (subject) => [
+      (request, response) => {
+        response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${received(request, subject)}`);
+      },
+    ],
+    check: () => {},
+  },
+  {
+    name: "a 401 whose headers echo the credential (WWW-Authenticate, X-Echo): redacted",
+    serve: (subject) => [
+      (request, response) => {
+        const echoed = received(request, subject);
+        response
+          .writeHead(401, {
+            "content-type": "application/json",
+            "www-authenticate": `Bearer error="invalid_token", error_description="bad token ${echoed}"`,
+            "x-echo": echoed,
+          })
+          .end(JSON.stringify(subject.errorBody(401)));
+      },
+    ],
+    check: () => {},
+  },
+];
+
 const cases: Case[] = [
+  ...echoes,
   ...redirects,
   ...sameOrigin,
   {
@@ -239,12 +285,17 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s",
       settled.error = error;
     }
     each.check(settled, subject);
-    if (settled.error !== undefined) {
-      // Whatever went wrong is the client's own error, never a raw TypeError or SyntaxError, and never shows the credential.
-      expect(settled.error).toBeInstanceOf(subject.family);
-      const error = settled.error as Error;
-      for (const text of [String(error), error.message, JSON.stringify(error), inspect(error, { depth: 10 })]) expect(text).not.toContain(subject.secret);
+    // The credential in every form the server received it: never in an error (however it is printed) nor in a body handed back.
+    const forms = [subject.secret, ...server.requests.map((request) => received(request, subject))].filter(Boolean);
+    // Whatever went wrong is the client's own error, never a raw TypeError or SyntaxError, and never shows the credential.
+    if (settled.error !== undefined) expect(settled.error).toBeInstanceOf(subject.family);
+    for (const error of [settled.error, settled.outcome?.error].filter((each): each is Error => each !== undefined)) {
+      for (const text of [String(error), error.message, error.stack, JSON.stringify(error), inspect(error, { depth: 10 })]) {
+        for (const form of forms) expect(text).not.toContain(form);
+      }
     }
+    const { error: _kept, ...outcome } = settled.outcome ?? { status: 0 };
+    for (const form of forms) expect(JSON.stringify(outcome)).not.toContain(form);
     // The credential went to the configured origin only.
     expect(elsewhere.requests).toHaveLength(0);
     for (const request of server.requests) expect(request.headers[subject.secretHeader]).toBeDefined();
@@ -253,5 +304,56 @@ describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s",
     // bodies at a larger limit, each in a process of its own.
     const growth = process.resourceUsage().maxRSS * 1024 - rssBefore;
     expect(growth, "peak RSS growth, bytes").toBeLessThan(allowedGrowth(limits.maxResponseBytes));
+  });
+});
+
+// What a client refuses before anything is sent: credentials it could not send whole, base URLs that would leak them,
+// raw paths that leave the API, headers that would carry a second credential.
+
+/** The error `call` throws, checked: the family's, naming `field`, never showing `secret`; nothing was sent. */
+async function refused(subject: Subject, call: () => Promise<unknown>, field: string | RegExp, secret = subject.secret): Promise<void> {
+  server.script(hostile.raw(200, JSON.stringify(subject.success)));
+  let error: unknown;
+  try {
+    await call();
+  } catch (thrown) {
+    error = thrown;
+  }
+  expect(error, "accepted").toBeInstanceOf(subject.family);
+  expect((error as { field?: string }).field).toMatch(field);
+  for (const text of [String(error), inspect(error, { depth: 10 }), JSON.stringify(error)]) expect(text).not.toContain(secret);
+  expect(server.requests).toHaveLength(0);
+}
+
+
+describe.each(subjects.map((subject) => [subject.name, subject] as const))("%s, before sending", (_name, subject) => {
+  it.each([
+    ["a newline (two credentials read from one file)", (secret: string) => `${secret}\n${secret}`],
+    ["a carriage return", (secret: string) => `${secret}\r`],
+    ["NUL", (secret: string) => `${secret}\0`],
+  ])("a credential holding %s is refused, naming its field", async (_what, corrupt) => {
+    await refused(subject, () => subject.make(subject.base(server.origin), corrupt(subject.secret))(), /apiKey|accessToken|clientSecret/);
+  });
+
+  it("a base URL with a user and password is refused, and never shown", async () => {
+    const withUserinfo = subject.base(server.origin).replace("http://", "http://user:pa55w0rdInUrl@");
+    await refused(subject, () => subject.make(withUserinfo, subject.secret)(), /baseUrl|issuer|metadata/, "pa55w0rdInUrl");
+  });
+
+  it("plain http:// to another machine is refused unless the caller opts in by name", async () => {
+    const remote = subject.base(server.origin).replace(/127\.0\.0\.1:\d+/, "api.example.invalid");
+    await refused(subject, () => subject.make(remote, subject.secret, { allowInsecureRequests: false })(), /baseUrl|issuer|allowInsecureRequests/);
+  });
+});
+
+describe.each(subjects.filter((subject) => subject.rawPath).map((subject) => [subject.name, subject] as const))("%s, on a raw path", (_name, subject) => {
+  it.each(["/../../etc/passwd", "/accounts/%2e%2e/%2e%2e/x", "//evil.example/x"])("refuses %s before sending", async (path) => {
+    await refused(subject, () => subject.rawPath?.(server.origin, path) as Promise<unknown>, "path");
+  });
+});
+
+describe.each(subjects.filter((subject) => subject.withHeaders).map((subject) => [subject.name, subject] as const))("%s, with headers of the caller's", (_name, subject) => {
+  it("refuses a header carrying a second credential, naming it", async () => {
+    await refused(subject, () => subject.withHeaders?.(server.origin, { "X-Api-Key": "scrape_live_someoneElse" }) as Promise<unknown>, /^headers\./, "scrape_live_someoneElse");
   });
 });

@@ -2,17 +2,20 @@
 // (spec/released/<api>.json). Both are normalized (normalize.mjs), api-smart-diff classifies every change (breaking /
 // non-breaking / annotation / unclassified / deprecated) over what differs (scoped-diff.mjs), and rules on top judge the
 // classes it gets wrong (consumer-rules.mjs, contract-extensions.mjs, security-requirements.mjs). The policy: a breaking
-// change needs a pending changeset that bumps @content-scraper/spec by major, or a correction line that acknowledges it.
+// change needs a pending changeset that bumps @content-scraper/spec by major, or a correction line that acknowledges it
+// on its surface, at its pointer, of its kind (corrections.mjs); a correction that acknowledges nothing fails.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { contractExtensionChanges } from "./contract-extensions.mjs";
+import { correctionFor, correctionLine, parseCorrections } from "./corrections.mjs";
 import { pointer } from "./json-pointer.mjs";
 import { affectedPaths, conventions, normalizeDescription } from "./normalize.mjs";
 import { ROOT } from "./packages.mjs";
 import { scopedApiDiff } from "./scoped-diff.mjs";
-import { securityRequirementChanges } from "./security-requirements.mjs";
+import { requirementOf, securityRequirementChanges } from "./security-requirements.mjs";
 
-/** @typedef {{ type: string, action: string, path: string, description: string, rule?: string, differ?: string }} Change */
+/** @typedef {{ type: string, action: string, path: string, description: string, rule?: string, differ?: string, value?: unknown }} Change */
+/** @typedef {import("./corrections.mjs").Correction} Correction */
 
 export const SPEC_PACKAGE = "@content-scraper/spec";
 export const DIST_DIR = join(ROOT, "spec/dist");
@@ -40,59 +43,87 @@ export function diffDescriptions(before, after) {
   const [from, to] = [normalizeDescription(before, scope), normalizeDescription(after, scope)];
   const rules = [...contractExtensionChanges(from, to), ...securityRequirementChanges(before, after)];
   const overridden = new Set(rules.map((c) => c.path));
-  const diffs = scopedApiDiff(from, to).filter((d) => !overridden.has(pointer(d.path)));
+  const diffs = scopedApiDiff(from, to).filter((d) => !overridden.has(pointer(d.path)) && !overridden.has(requirementOf(d.path) ?? ""));
+  // A security requirement the rule keeps: every call authorized before still is, whatever its items became.
+  const kept = (/** @type {typeof diffs[number]} */ d) => requirementOf(d.path) !== undefined;
   return [...rules, ...diffs.map((d) => ({
-    type: d.type,
+    type: kept(d) ? "non-breaking" : d.type,
     differ: d.differ,
-    ...(d.rule && { rule: d.rule }),
+    ...(kept(d) ? { rule: "security requirement" } : d.rule && { rule: d.rule }),
     action: d.action,
     path: pointer(d.path),
+    ...(d.action !== "remove" && { value: d.after }),
     description: d.description ?? `[${d.action}] ${pointer(d.path)}`,
   }))];
 }
 
 /**
- * The changes the gate holds against a release: those classified breaking that no pending changeset acknowledges as a
- * correction (by pointer).
- * @template {{ type: string, path: string }} C
+ * The changes the gate holds against a release: those classified breaking that no correction acknowledges (by surface,
+ * pointer and kind: corrections.mjs).
+ * @template {Change} C
  * @param {C[]} changes
- * @param {ReadonlyMap<string, string>} [acknowledged]
+ * @param {{ surface?: string, corrections?: readonly Correction[] }} [acknowledging]
  */
-export const gateBreaking = (changes, acknowledged = new Map()) => changes.filter((c) => c.type === "breaking" && !acknowledged.has(c.path));
+export const gateBreaking = (changes, { surface = "", corrections = [] } = {}) =>
+  changes.filter((c) => c.type === "breaking" && !correctionFor(corrections, surface, c));
 
-/** The bump a pending changeset gives a package, or undefined. Parses the changeset front matter. */
-export function pendingBumps(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
-  /** @type {{ file: string, bump: "major" | "minor" | "patch" }[]} */
-  const bumps = [];
+/** The changesets that bump a package, with their bump and text. Parses the changeset front matter. */
+function changesetsOf(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
+  /** @type {{ file: string, bump: "major" | "minor" | "patch", text: string }[]} */
+  const found = [];
   for (const file of readdirSync(changesetDir).filter((f) => f.endsWith(".md") && f !== "README.md")) {
     const text = readFileSync(join(changesetDir, file), "utf8");
     const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? "";
     for (const line of front.split(/\r?\n/)) {
       const m = /^\s*["']?([^"':]+)["']?\s*:\s*(major|minor|patch)\s*$/.exec(line);
-      if (m && m[1] === packageName) bumps.push({ file, bump: /** @type {"major" | "minor" | "patch"} */ (m[2]) });
+      if (m && m[1] === packageName) found.push({ file, bump: /** @type {"major" | "minor" | "patch"} */ (m[2]), text });
     }
   }
-  return bumps;
+  return found;
 }
 
+/** The bump each pending changeset gives a package. */
+export const pendingBumps = (changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) =>
+  changesetsOf(changesetDir, packageName).map(({ file, bump }) => ({ file, bump }));
+
 /**
- * The changes that pending changesets of the spec package acknowledge as corrections: a line
- * `- correction \`#/json/pointer\`: why` names one change the differ classifies as breaking but that only describes what
- * the service already did (a parameter it always required, a value it always refused). By pointer, with its changeset.
+ * The corrections of the pending changesets that bump the spec package (`- correction \`<surface>\` \`#/pointer\`
+ * <kind>: why`, corrections.mjs), and the correction lines that do not say all of it.
  */
-export function pendingCorrections(changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) {
-  /** @type {Map<string, string>} */
-  const corrections = new Map();
-  for (const { file } of pendingBumps(changesetDir, packageName)) {
-    const text = readFileSync(join(changesetDir, file), "utf8");
-    for (const m of text.matchAll(/^\s*-\s*correction\s+`(#[^`]*)`\s*:\s*\S/gm)) corrections.set(m[1] ?? "", file);
+export const pendingCorrections = (changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) => parseCorrections(changesetsOf(changesetDir, packageName));
+
+/** The correction lines a failing report prints at most. */
+const MAX_STUBS = 20;
+const RESPONSE = /\bResponse (\d{3}|[1-5]xx|[1-5]XX|default)\b/;
+
+/**
+ * The report's lines for one surface's changes: the same change at many places (a shared component compared where each
+ * operation and each of its responses uses it) is one line, with the statuses it is in, its first pointer and how many
+ * more places it is at.
+ * @param {(Change & { verdict: string })[]} changes
+ */
+function reportLines(changes) {
+  /** @type {Map<string, { verdict: string, description: string, statuses: Set<string>, paths: string[] }>} */
+  const groups = new Map();
+  for (const c of changes) {
+    const status = RESPONSE.exec(c.description)?.[1];
+    const description = c.description.replace(RESPONSE, "Response {status}");
+    const key = `${c.verdict}\n${c.action}\n${description}`;
+    const group = groups.get(key) ?? { verdict: c.verdict, description, statuses: new Set(), paths: [] };
+    if (status) group.statuses.add(status.replace(/xx$/, "XX"));
+    group.paths.push(c.path);
+    groups.set(key, group);
   }
-  return corrections;
+  return [...groups.values()].map(({ verdict, description, statuses, paths }) => {
+    const more = paths.length > 1 ? `, and ${paths.length - 1} more place${paths.length > 2 ? "s" : ""} like it` : "";
+    return `- ${verdict}: ${description.replace("{status}", [...statuses].join(", "))} (${paths[0]}${more})`;
+  });
 }
 
 /**
- * Compares every released API with its build. Returns the changes per API, the report in words and
- * whether the policy holds (no breaking change, or a major changeset for the spec package).
+ * Compares every released API with its build. Returns the changes per API, the report in words and whether the policy
+ * holds: no breaking change that a correction does not acknowledge (or a major changeset for the spec package), and no
+ * correction that acknowledges nothing or does not say what it acknowledges.
  */
 export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR, changesetDir = CHANGESET_DIR } = {}) {
   const apis = releasedApis(releasedDir);
@@ -107,32 +138,44 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
     const after = JSON.parse(readFileSync(builtPath, "utf8"));
     return { api, changes: diffDescriptions(before, after) };
   });
-  const acknowledged = pendingCorrections(changesetDir);
+  const { corrections, malformed } = pendingCorrections(changesetDir);
   const flagged = results.flatMap((r) => gateBreaking(r.changes).map((c) => ({ api: r.api, ...c })));
-  const corrections = flagged.filter((c) => acknowledged.has(c.path));
-  const breaking = results.flatMap((r) => gateBreaking(r.changes, acknowledged).map((c) => ({ api: r.api, ...c })));
+  const acknowledging = (/** @type {typeof flagged[number]} */ c) => correctionFor(corrections, c.api, c);
+  const acknowledged = flagged.filter(acknowledging);
+  const breaking = flagged.filter((c) => !acknowledging(c));
+  const unmatched = corrections.filter((k) => !acknowledged.some((c) => acknowledging(c) === k));
   const majors = pendingBumps(changesetDir).filter((b) => b.bump === "major");
-  const ok = breaking.length === 0 || majors.length > 0;
+  const ok = (breaking.length === 0 || majors.length > 0) && unmatched.length === 0 && malformed.length === 0;
 
   const lines = ["# API changes since the last release", ""];
   for (const { api, changes } of results) {
     lines.push(`## ${api}`, "");
     if (changes.length === 0) lines.push("No changes.");
-    for (const c of changes) {
+    const verdicts = changes.map((c) => {
       const by = c.rule ? ` (the ${c.rule} rule)` : "";
-      const type = c.type === "breaking" && acknowledged.has(c.path) ? `breaking${by}, a correction (${acknowledged.get(c.path)})` : `${c.type}${by}`;
-      lines.push(`- ${type}: ${c.description} (${c.path})`);
-    }
+      const correction = c.type === "breaking" ? correctionFor(corrections, api, c) : undefined;
+      return { ...c, verdict: correction ? `breaking${by}, a correction (${correction.file})` : `${c.type}${by}` };
+    });
+    lines.push(...reportLines(verdicts), "");
+  }
+  if (acknowledged.length > 0) lines.push(`${acknowledged.length} change(s) classified as breaking are acknowledged as corrections by a pending changeset.`, "");
+  for (const { file, line } of malformed) lines.push(`A correction in ${file} does not name its surface, pointer and kind (\`- correction \`<surface>\` \`#/…\` <kind>: why\`): ${line}`);
+  for (const k of unmatched) lines.push(`A correction in ${k.file} acknowledges no change: \`${k.surface}\` \`${k.pointer}\` ${k.kind}.`);
+  if (malformed.length + unmatched.length > 0) lines.push("");
+  if (breaking.length > 0 && majors.length === 0) {
+    const stubs = [...new Set(breaking.map((c) => correctionLine(c.api, c)))];
+    lines.push("The correction line that would acknowledge each breaking change, if it only describes what the service did:", "");
+    lines.push(...stubs.slice(0, MAX_STUBS));
+    if (stubs.length > MAX_STUBS) lines.push(`- … and ${stubs.length - MAX_STUBS} more, one per pointer above (so many breaking changes are rather a major).`);
     lines.push("");
   }
-  if (corrections.length > 0) lines.push(`${corrections.length} change(s) classified as breaking are acknowledged as corrections by a pending changeset.`, "");
-  if (breaking.length === 0) lines.push("Verdict: no breaking change.");
+  if (breaking.length === 0) lines.push(ok ? "Verdict: no breaking change." : "Verdict: FAIL. No breaking change, but the corrections above are wrong.");
   else if (majors.length > 0)
     lines.push(`Verdict: ${breaking.length} breaking change(s), released as a major of ${SPEC_PACKAGE} (${majors.map((m) => m.file).join(", ")}).`);
   else
     lines.push(
       `Verdict: FAIL. ${breaking.length} breaking change(s) and no changeset bumping ${SPEC_PACKAGE} by major. ` +
-        "Undo them, or add one with `pnpm changeset` (major for @content-scraper/spec).",
+        "Undo them, acknowledge each that only describes what the service did with a correction line, or add a major changeset with `pnpm changeset`.",
     );
-  return { ok, results, breaking, corrections, majors, report: `${lines.join("\n")}\n` };
+  return { ok, results, breaking, corrections: acknowledged, unmatched, malformed, majors, report: `${lines.join("\n")}\n` };
 }

@@ -239,9 +239,28 @@ const securityScheme = {
   },
 };
 
+/**
+ * A `not` added, removed or replaced: a request must still accept what it did (a new `not` refuses more, a dropped one
+ * refuses less), and a response may not send what it could not (the reverse). A change inside a `not` reads the other way
+ * round, so it is breaking on either side. api-smart-diff calls a `not` dropped from a response an annotation.
+ * @type {Rule}
+ */
+const negation = {
+  name: "negation",
+  judge(diff, { side }) {
+    const at = diff.path.lastIndexOf("not");
+    if (!side || at < 1 || diff.path[at - 1] === "properties") return undefined;
+    if (at < diff.path.length - 1) return "breaking";
+    if (side === "request") return diff.action === "remove" ? "non-breaking" : "breaking";
+    if (side === "response") return diff.action === "add" ? "non-breaking" : "breaking";
+    return "breaking";
+  },
+};
+
 /** Every rule, in the order they are asked; the first with a verdict decides. */
 export const CONSUMER_RULES = [
   prose,
+  negation,
   allowedValues,
   bounds,
   requestDefault,

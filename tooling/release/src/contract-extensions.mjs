@@ -16,24 +16,43 @@ export const CONTRACT_EXTENSIONS = new Set(
 );
 
 /**
- * Every changed or removed contract extension between two (normalized) descriptions, as breaking changes.
+ * Every changed, added or removed value inside a contract extension between two (normalized) descriptions, as breaking
+ * changes, one per value (`x-paging/items` added, `x-paging/pageSize/max` replaced), so that each says what changed and a
+ * correction names that value alone. An extension that is new is no change.
  * @param {unknown} before
  * @param {unknown} after
  */
 export function contractExtensionChanges(before, after) {
-  /** @type {{ type: string, action: string, path: string, rule: string, description: string }[]} */
+  /** @type {{ type: string, action: string, path: string, rule: string, description: string, value?: unknown }[]} */
   const changes = [];
+  const isObject = (/** @type {unknown} */ v) => v !== null && typeof v === "object";
+  /** @param {string} extension @param {string} at where it is used @param {unknown} a @param {unknown} b @param {(string | number)[]} path */
+  const compare = (extension, at, a, b, path) => {
+    if (isObject(a) && isObject(b) && Array.isArray(a) === Array.isArray(b)) {
+      const keys = new Set([...Object.keys(/** @type {object} */ (a)), ...Object.keys(/** @type {object} */ (b))]);
+      for (const key of keys) compare(extension, at, /** @type {any} */ (a)[key], /** @type {any} */ (b)[key], [...path, key]);
+      return;
+    }
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    const action = a === undefined ? "add" : b === undefined ? "remove" : "replace";
+    const inside = path.slice(path.indexOf(extension) + 1).join(".");
+    const what = `${inside ? `\`${inside}\` of ` : ""}${extension}`;
+    changes.push({
+      type: "breaking",
+      action,
+      path: pointer(path),
+      rule: "contract extension",
+      description: `[${{ add: "Added", remove: "Removed", replace: "Changed" }[action]}] ${what}, a rule the clients read, at ${at}`,
+      ...(action !== "remove" && { value: b }),
+    });
+  };
   /** @param {unknown} a @param {unknown} b @param {string[]} path */
   const walk = (a, b, path) => {
     if (!a || typeof a !== "object") return;
     for (const [key, value] of Object.entries(a)) {
       const other = b && typeof b === "object" ? /** @type {Record<string, unknown>} */ (b)[key] : undefined;
-      if (CONTRACT_EXTENSIONS.has(key)) {
-        if (JSON.stringify(value) !== JSON.stringify(other)) {
-          const action = other === undefined ? "remove" : "replace";
-          changes.push({ type: "breaking", action, path: pointer([...path, key]), rule: "contract extension", description: `[${action === "remove" ? "Removed" : "Changed"}] ${key}, a rule the clients read, at ${pointer(path)}` });
-        }
-      } else walk(value, other, [...path, key]);
+      if (CONTRACT_EXTENSIONS.has(key)) compare(key, pointer(path), value, other, [...path, key]);
+      else walk(value, other, [...path, key]);
     }
   };
   walk(before, after, []);

@@ -2,7 +2,7 @@
 // header on its own, so what is equal on both sides can only cost time: the scraper's inlined paths are over a megabyte,
 // and one edit of a shared error schema touches ten responses of each of thirty operations, most of them the same.
 import { isDeepStrictEqual } from "node:util";
-import { apiCompare } from "api-smart-diff";
+import { apiCompare, combinaryCompareResolver, openapi3Rules, transformComapreRules } from "api-smart-diff";
 import { classify } from "./consumer-rules.mjs";
 import { METHODS } from "./normalize.mjs";
 
@@ -73,7 +73,7 @@ export function scopedApiDiff(from, to) {
       }
     }
   }
-  const { diffs: found, merged } = apiCompare(rangesLowercase({ ...from, paths: before }), rangesLowercase({ ...to, paths: after }));
+  const { diffs: found, merged } = apiCompare(rangesLowercase({ ...from, paths: before }), rangesLowercase({ ...to, paths: after }), { rules: RULES });
   const verdicts = classify(found, merged);
   const diffs = found.map((diff, i) => ({ ...diff, differ: diff.type, ...verdicts[i] }));
   for (const diff of diffs) if (diff.path[3] === "responses" && /^[1-5]xx$/.test(String(diff.path[4]))) diff.path[4] = String(diff.path[4]).toUpperCase();
@@ -85,6 +85,67 @@ export function scopedApiDiff(from, to) {
     ...(copies.get(JSON.stringify(diff.path.slice(0, 5))) ?? []).map((place) => ({ ...diff, path: [...place, ...diff.path.slice(5)] })),
   ]);
 }
+
+/**
+ * The value that tells a union's branch apart by `key`: the property's `const`, or its `enum` of one value.
+ * @param {unknown} branch
+ * @param {string} key
+ */
+const tagOf = (branch, key) => {
+  const property = /** @type {any} */ (branch)?.properties?.[key];
+  return property?.const !== undefined ? property.const : Array.isArray(property?.enum) && property.enum.length === 1 ? property.enum[0] : undefined;
+};
+
+/**
+ * The property that tells every branch of both unions apart (the /token grants by `grant_type`, a cursor page by
+ * `hasMore`): each branch on each side gives it a `const` of its own. The first such property by name, or undefined.
+ * @param {unknown} before
+ * @param {unknown} after
+ */
+function discriminatorOf(before, after) {
+  if (!Array.isArray(before) || !Array.isArray(after) || before.length === 0 || after.length === 0) return undefined;
+  const names = [...new Set([...before, ...after].flatMap((branch) => Object.keys(/** @type {any} */ (branch)?.properties ?? {})))].sort();
+  return names.find((key) =>
+    [before, after].every((branches) => {
+      const tags = branches.map((branch) => tagOf(branch, key));
+      return tags.every((tag) => tag !== undefined) && new Set(tags.map((tag) => JSON.stringify(tag))).size === tags.length;
+    }),
+  );
+}
+
+/**
+ * api-smart-diff's rules, with `oneOf` and `anyOf` branches paired by their discriminating property where they have one:
+ * the differ pairs branches by which differ least, so a branch that gains a field can be paired with another one, and
+ * every pairing of a large union is a full comparison. A branch whose tag is gone is removed, a new tag added. Unions
+ * without such a property keep the differ's pairing.
+ */
+const RULES = transformComapreRules(openapi3Rules(), (/** @type {Record<string, any>} */ rule) => {
+  const paired = { ...rule };
+  for (const combiner of ["/oneOf", "/anyOf"]) {
+    if (!rule[combiner]) continue;
+    paired[combiner] = {
+      ...rule[combiner],
+      compare: (/** @type {any} */ context) => (discriminatorOf(context.before.value, context.after.value) ? undefined : combinaryCompareResolver(context)),
+      mapping: (/** @type {unknown[]} */ before, /** @type {unknown[]} */ after) => {
+        const key = /** @type {string} */ (discriminatorOf(before, after));
+        const index = new Map(after.map((branch, i) => [JSON.stringify(tagOf(branch, key)), i]));
+        /** @type {{ added: number[], removed: number[], mapped: Record<number, number> }} */
+        const pairs = { added: [], removed: [], mapped: {} };
+        before.forEach((branch, i) => {
+          const j = index.get(JSON.stringify(tagOf(branch, key)));
+          if (j === undefined) pairs.removed.push(i);
+          else {
+            pairs.mapped[i] = j;
+            index.delete(JSON.stringify(tagOf(branch, key)));
+          }
+        });
+        pairs.added.push(...index.values());
+        return pairs;
+      },
+    };
+  }
+  return paired;
+});
 
 /**
  * The document with every status range (`2XX`) written in lower case. api-smart-diff pairs response statuses case-blind

@@ -41,3 +41,14 @@ export function securityRequirementChanges(before, after) {
   }
   return changes;
 }
+
+/**
+ * The requirement (`#/security`, or an operation's `#/paths/…/<method>/security`) a change at `path` lies in, if any: the
+ * rule above judges the whole requirement, so the differ's verdicts on its items give way.
+ * @param {readonly (string | number)[]} path
+ */
+export function requirementOf(path) {
+  if (path[0] === "security") return pointer(["security"]);
+  if (path[0] === "paths" && path[3] === "security" && METHODS.includes(String(path[2]))) return pointer(path.slice(0, 4));
+  return undefined;
+}

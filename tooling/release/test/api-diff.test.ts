@@ -3,7 +3,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkApiChanges, DIST_DIR, RELEASED_DIR, releasedApis } from "../src/api-diff.mjs";
+import { checkApiChanges, DIST_DIR, diffDescriptions, RELEASED_DIR, releasedApis } from "../src/api-diff.mjs";
 import { CONTRACT_EXTENSIONS } from "../src/contract-extensions.mjs";
 import { ROOT, tempDir } from "../src/packages.mjs";
 
@@ -47,7 +47,10 @@ it("reads a new description of a component response as prose, not as a breaking 
     const result = checkApiChanges({ distDir: join(dir, "dist"), releasedDir: join(dir, "released"), changesetDir: join(dir, "changesets") });
     expect(result.breaking).toEqual([]);
     // The component is compared where it is used: every 429 that refers to it, each read by the prose rule.
-    expect(result.report).toContain("annotation (the prose rule): [Replaced] annotation (description) of Response 429 (#/paths/~1scrape~1shortvideo~1profile/post/responses/429/description)");
+    // One line for the same change at every place, with its first pointer.
+    expect(result.report).toMatch(
+      /^- annotation \(the prose rule\): \[Replaced\] annotation \(description\) of Response 429 \(#\/paths\/~1scrape~1shortvideo~1profile\/post\/responses\/429\/description, and \d+ more places like it\)$/m,
+    );
     expect(result.ok).toBe(true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -96,5 +99,106 @@ describe("a fixture: the scraper baseline with an operation removed and a new re
     copyFileSync(join(RELEASED_DIR, "scraper.json"), join(same, "scraper.json"));
     const result = checkApiChanges({ distDir: same, releasedDir: released, changesetDir: changesets });
     expect(result.results[0]?.changes).toEqual([]);
+  });
+});
+
+describe("corrections are scoped to a surface and a kind of change", () => {
+  const dir = tempDir("api-diff-corrections");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const released = join(dir, "released");
+  const dist = join(dir, "dist");
+  for (const d of [released, dist]) mkdirSync(d);
+  for (const api of ["scraper", "platform"]) copyFileSync(join(RELEASED_DIR, `${api}.json`), join(released, `${api}.json`));
+  const host = "#/servers/0/variables/host/default";
+  /** The released scraper and platform with each one's default host replaced by `value` (removed when undefined). */
+  const build = (values: Record<"scraper" | "platform", string | undefined>) => {
+    for (const api of ["scraper", "platform"] as const) {
+      const doc = JSON.parse(readFileSync(join(RELEASED_DIR, `${api}.json`), "utf8"));
+      if (values[api] === undefined) delete doc.servers[0].variables.host.default;
+      else doc.servers[0].variables.host.default = values[api];
+      writeFileSync(join(dist, `${api}.json`), JSON.stringify(doc));
+    }
+  };
+  let changesets = 0;
+  /** A changeset directory with one patch changeset for the spec, carrying `lines`. */
+  const withCorrections = (...lines: string[]) => {
+    const at = join(dir, `changesets-${++changesets}`);
+    mkdirSync(at);
+    writeFileSync(join(at, "fix.md"), `---\n"@content-scraper/spec": patch\n---\n\nThe default host.\n\n${lines.join("\n")}\n`);
+    return checkApiChanges({ distDir: dist, releasedDir: released, changesetDir: at });
+  };
+  const replaced = (surface: string, value = "api.example.invalid") => `- correction \`${surface}\` \`${host}\` replaced (server) with \`"${value}"\`: a placeholder that reached no service.`;
+
+  it("acknowledges the change it names, on its surface, and prints the line for the one it does not", () => {
+    build({ scraper: "api.example.invalid", platform: "api.example.invalid" });
+    const result = withCorrections(replaced("platform"));
+    expect(result.breaking.map((c) => [c.api, c.path])).toEqual([["scraper", host]]);
+    expect(result.corrections.map((c) => c.api)).toEqual(["platform"]);
+    expect(result.ok).toBe(false);
+    expect(result.report).toContain(`- correction \`scraper\` \`${host}\` replaced (server) with \`"api.example.invalid"\`: <why`);
+    expect(withCorrections(replaced("platform"), replaced("scraper")).ok).toBe(true);
+  });
+
+  it("acknowledges no other kind of change at its pointer: a removed default, or another value", () => {
+    build({ scraper: undefined, platform: "api.other.invalid" });
+    const result = withCorrections(replaced("scraper"), replaced("platform"));
+    expect(result.breaking.map((c) => [c.api, c.action])).toEqual([
+      ["platform", "replace"],
+      ["scraper", "remove"],
+    ]);
+    // And so both corrections acknowledge nothing, which fails the release by itself.
+    expect(result.unmatched.map((c) => c.surface).sort()).toEqual(["platform", "scraper"]);
+    expect(result.report).toContain(`A correction in fix.md acknowledges no change: \`scraper\` \`${host}\` replaced (server) with \`"api.example.invalid"\`.`);
+  });
+
+  it("fails the release on a correction that acknowledges nothing, even with no breaking change or with a major", () => {
+    build({ scraper: "api.example.com", platform: "api.example.com" });
+    const result = withCorrections(replaced("connect"));
+    expect([result.breaking, result.unmatched.map((c) => c.surface), result.ok]).toEqual([[], ["connect"], false]);
+    expect(result.report).toContain("Verdict: FAIL. No breaking change, but the corrections above are wrong.");
+    const at = join(dir, "changesets-major");
+    mkdirSync(at);
+    writeFileSync(join(at, "major.md"), `---\n"@content-scraper/spec": major\n---\n\nA major.\n\n${replaced("connect")}\n`);
+    expect(checkApiChanges({ distDir: dist, releasedDir: released, changesetDir: at }).ok).toBe(false);
+  });
+
+  it("fails the release on a correction that names no surface or kind (the old pointer-only form)", () => {
+    build({ scraper: "api.example.invalid", platform: "api.example.com" });
+    const result = withCorrections(`- correction \`${host}\`: the host was a placeholder.`);
+    expect(result.malformed).toHaveLength(1);
+    expect(result.breaking.map((c) => c.api)).toEqual(["scraper"]);
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe("a realistic edit: a shared component gains a oneOf branch", () => {
+  // The scraper's error body, reached by every response of every operation, becomes one of two shapes.
+  const before = JSON.parse(readFileSync(join(DIST_DIR, "scraper.json"), "utf8"));
+  const after = structuredClone(before);
+  after.components.schemas.ErrorEnvelope.oneOf = [
+    { type: "object", properties: { reason: { type: "string" } } },
+    { type: "object", required: ["detail"], properties: { detail: { type: "string" } } },
+  ];
+
+  it("is reported in a few lines, however many places the component is compared at", () => {
+    const started = performance.now();
+    const changes = diffDescriptions(before, after);
+    const elapsed = performance.now() - started;
+    const dir = tempDir("api-diff-realistic");
+    try {
+      for (const d of ["released", "dist", "changesets"]) mkdirSync(join(dir, d));
+      writeFileSync(join(dir, "released", "scraper.json"), JSON.stringify(before));
+      writeFileSync(join(dir, "dist", "scraper.json"), JSON.stringify(after));
+      const { report } = checkApiChanges({ distDir: join(dir, "dist"), releasedDir: join(dir, "released"), changesetDir: join(dir, "changesets") });
+      const section = report.slice(report.indexOf("## scraper"), report.indexOf("\n\n", report.indexOf("## scraper") + 12));
+      const listed = section.split("\n").filter((line) => line.startsWith("- "));
+      const lines = report.trim().split("\n").length;
+      console.log(`a shared component gaining a oneOf branch: ${changes.length} changes at their places, ${listed.length} lines of changes, ${lines} report lines, ${Math.round(elapsed)} ms`);
+      expect(changes.some((c) => c.type === "breaking")).toBe(true);
+      expect(listed.length).toBeLessThanOrEqual(10);
+      expect(lines).toBeLessThanOrEqual(50);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
+// content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token T] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
 // content-scraper-mock <reset|advance|clock|balance|log|fault|faults> … (the control API of a running sandbox)
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
+import { commandNames, commandsUsage, controlTokenVariable, runCommand } from "../control/commands.js";
 import { SandboxControlError } from "../control/plane.js";
+import { controlPath } from "../control/routes.js";
 
 // A reader that stops early (`content-scraper-mock --help | head`) closes the pipe: end quietly, as a Unix tool that
 // SIGPIPE stops does (status 128 + 13), instead of dying on an unhandled EPIPE.
@@ -15,7 +16,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--seed <text>] [--dynamic] [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]
+const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token <token>] [--seed <text>] [--dynamic] [--credits <n>]
+                            [--rate-limit <per minute>] [--time-scale <x>]
        content-scraper-mock <command> …
 
 ${commandsUsage}`;
@@ -40,6 +42,7 @@ function parse(args: string[]) {
       options: {
         port: { type: "string", default: "4010" },
         host: { type: "string", default: "127.0.0.1" },
+        "control-token": { type: "string" },
         seed: { type: "string" },
         dynamic: { type: "boolean", default: false },
         credits: { type: "string" },
@@ -75,6 +78,7 @@ if (values.help) {
 const options = {
   port: number("port", values.port),
   host: values.host,
+  controlToken: values["control-token"] ?? (process.env[controlTokenVariable] || undefined),
   seed: values.seed,
   dynamic: values.dynamic,
   credits: number("credits", values.credits),
@@ -98,6 +102,15 @@ const { prismVersion } = await import("../prism.js");
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
 console.log(`Content Scraper sandbox on Prism ${prismVersion}, serving ${mode}:`);
 for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);
+if (mock.beyondLoopback) {
+  // Every machine that reaches this one reaches the sandbox: say so, and where.
+  console.error(`content-scraper-mock: warning: listening on ${values.host}, beyond loopback: other machines can call this sandbox.`);
+  console.log(`Reachable at ${mock.origins.join(", ")}`);
+}
+if (mock.controlToken !== undefined) {
+  const token = options.controlToken === undefined ? mock.controlToken : "<the token you gave>";
+  console.log(`Control API (${controlPath}): send Authorization: Bearer ${token} (the commands read $${controlTokenVariable}).`);
+}
 console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
 
 let stopping = false;

@@ -12,9 +12,13 @@ export class SandboxClock {
   #offsetMs = 0;
   readonly #sleepers = new Set<Sleeper>();
 
-  /** Sandbox time, in Unix milliseconds. */
+  /**
+   * Sandbox time, in whole Unix milliseconds as `Date.now()` gives them. `advance` may add a fraction of a millisecond
+   * (`advance(ms / 1000)` of a jittered backoff): it counts towards the offset, and the time read stays whole, so what
+   * is made of it (request ids, headers, timestamps) keeps its format.
+   */
   now(): number {
-    return Date.now() + this.#offsetMs;
+    return Math.floor(Date.now() + this.#offsetMs);
   }
 
   /** How far `advance` has moved the clock ahead of real time, in milliseconds. */

@@ -3,9 +3,14 @@ import { connectSandbox } from "./client.js";
 import { SandboxControlError } from "./plane.js";
 
 // `content-scraper-mock <command>`: the control API's functions for a sandbox already running (`--url`, else
-// $CONTENT_SCRAPER_MOCK_URL, else http://127.0.0.1:4010), one line of output each (`--json` for the raw answer).
+// $CONTENT_SCRAPER_MOCK_URL, else http://127.0.0.1:4010), one line of output each (`--json` for the raw answer). A
+// sandbox listening beyond loopback wants its control token: `--control-token`, else $CONTENT_SCRAPER_MOCK_CONTROL_TOKEN.
 
-export const commandsUsage = `commands, for a running sandbox (--url <origin>, default $CONTENT_SCRAPER_MOCK_URL or http://127.0.0.1:4010; --json for raw output):
+/** Where the bin and its commands read a control token that no flag gives. */
+export const controlTokenVariable = "CONTENT_SCRAPER_MOCK_CONTROL_TOKEN";
+
+export const commandsUsage = `commands, for a running sandbox (--url <origin>, default $CONTENT_SCRAPER_MOCK_URL or http://127.0.0.1:4010;
+--control-token <token>, default $${controlTokenVariable}, for a sandbox beyond loopback; --json for raw output):
   reset [--credential <key or token>]     forget all state, or one credential's
   advance <duration>                      move the sandbox clock forward (90, 90s, 15m, 24h, 2d)
   clock                                   print the sandbox clock
@@ -41,6 +46,7 @@ export async function runCommand(command: (typeof commandNames)[number], args: s
     allowPositionals: true,
     options: {
       url: { type: "string" },
+      "control-token": { type: "string" },
       json: { type: "boolean", default: false },
       credential: { type: "string" },
       operation: { type: "string" },
@@ -51,7 +57,8 @@ export async function runCommand(command: (typeof commandNames)[number], args: s
       count: { type: "string" },
     },
   });
-  const control = connectSandbox(values.url ?? process.env.CONTENT_SCRAPER_MOCK_URL ?? "http://127.0.0.1:4010");
+  const token = values["control-token"] ?? process.env[controlTokenVariable];
+  const control = connectSandbox(values.url ?? process.env.CONTENT_SCRAPER_MOCK_URL ?? "http://127.0.0.1:4010", { token: token || undefined });
   const print = (answer: unknown, line: string) => console.log(values.json ? JSON.stringify(answer, null, 2) : line);
   switch (command) {
     case "reset":

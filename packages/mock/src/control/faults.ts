@@ -1,3 +1,5 @@
+import { maxPendingFaults } from "../limits.js";
+
 // Faults and latency injected on the next requests of an operation, like a flaky upstream on demand: a test injects
 // them through the control API and the surface answers them in its own terms (envelope, billing, headers).
 
@@ -24,8 +26,11 @@ export interface PendingFault {
 export class Faults {
   #pending: PendingFault[] = [];
 
-  add(fault: PendingFault): void {
+  /** Adds a fault; false, adding nothing, when `maxPendingFaults` wait already. */
+  add(fault: PendingFault): boolean {
+    if (this.#pending.length >= maxPendingFaults) return false;
     this.#pending.push(fault);
+    return true;
   }
 
   /** The effect on this request of the operation, if a fault waits for it; each request uses up one. */

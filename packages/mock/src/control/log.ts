@@ -1,3 +1,6 @@
+import { BoundedMap } from "../bounded.js";
+import { stateLimits } from "../limits.js";
+
 // The request log: what every surface answered, newest last, for tests to read back (`log()`). No credential is kept:
 // entries name the request by its id, as a partner quotes it to support.
 
@@ -29,23 +32,21 @@ export interface LogFilter {
   limit?: number | undefined;
 }
 
-// Bounded, so a long-running sandbox does not grow without end: the oldest entries go first.
-const maxEntries = 10_000;
-
+/** The log, bounded (`stateLimits.log`) so a long-running sandbox does not grow without end: the oldest entries go first. */
 export class RequestLog {
-  #entries: LogEntry[] = [];
+  readonly #entries = new BoundedMap<LogEntry>(stateLimits.log);
+  #added = 0;
 
   add(entry: LogEntry): void {
-    this.#entries.push(entry);
-    if (this.#entries.length > maxEntries) this.#entries.splice(0, this.#entries.length - maxEntries);
+    this.#entries.set(String(++this.#added), entry);
   }
 
   read({ operation, surface, limit }: LogFilter = {}): LogEntry[] {
-    const matching = this.#entries.filter((entry) => (operation === undefined || entry.operation === operation) && (surface === undefined || entry.surface === surface));
+    const matching = this.#entries.values().filter((entry) => (operation === undefined || entry.operation === operation) && (surface === undefined || entry.surface === surface));
     return limit === undefined ? matching : matching.slice(Math.max(0, matching.length - limit));
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#entries.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { Surface } from "../http.js";
+import { maxPendingFaults } from "../limits.js";
 import type { SandboxClock } from "./clock.js";
 import type { Faults, PendingFault } from "./faults.js";
 import type { LogEntry, LogFilter, RequestLog } from "./log.js";
@@ -135,7 +136,9 @@ export class ControlPlane implements SandboxControl {
     }
     if (!Number.isSafeInteger(count) || count < 1) throw new SandboxControlError("count", "count must be a whole number of requests, at least 1.");
     const pending: PendingFault = { surface, operation, status, latencySeconds, remaining: count };
-    this.pending.add(pending);
+    if (!this.pending.add(pending)) {
+      throw new SandboxControlError("faults", `${maxPendingFaults.toLocaleString("en")} faults wait already, the sandbox's limit: let them run out, or reset.`);
+    }
     return { ...pending };
   }
 

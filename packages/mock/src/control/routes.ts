@@ -1,4 +1,5 @@
 import { json, type SurfaceRequest, type SurfaceResponse } from "../http.js";
+import { type ControlAccess, type ControlHead, failure, refusal } from "./guard.js";
 import { type SandboxControl, SandboxControlError } from "./plane.js";
 
 // The control API over HTTP, under a path that no surface of the shared host can have (see `controlPath`): what the
@@ -28,17 +29,25 @@ const routes: Record<string, Route> = {
   }),
   "GET /faults": async (control) => ({ body: { faults: await control.faults() } }),
   "POST /faults": async (control, body) => ({ status: 201, body: { fault: await control.inject(body as never) } }),
-  // A redirect URI for OAuth clients with no page of their own (tests, Arazzo workflows): the authorization response's
-  // parameters (`code`, `state`, `iss`, or `error`, `error_description`) as JSON.
   "GET /oauth/callback": async (_control, _body, query) => ({ body: Object.fromEntries(query) }),
 };
 
-const failure = (status: number, message: string, field?: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { message, ...(field === undefined ? {} : { field }) } }, headers);
+// A redirect URI for OAuth clients with no page of their own (tests, Arazzo workflows): it answers the authorization
+// response's parameters (`code`, `state`, `iss`, or `error`, `error_description`) as JSON. A browser reaches it by a
+// redirect from any page, and it reads and changes no state: it is open to every caller.
+const open = new Set(["GET /oauth/callback"]);
 
-/** Answers a request below `controlPath` (`request.path` is the rest of the path). */
-export function controlApi(control: SandboxControl): (request: SurfaceRequest) => Promise<SurfaceResponse> {
-  return async (request) => {
+/** The control API of one sandbox: `refuse` reads a call's head before its body, `answer` answers what it let through. */
+export interface ControlApi {
+  /** Why the call is refused (a foreign origin or Host, no token, not JSON), or `undefined`; `path` is below `controlPath`. */
+  refuse(head: ControlHead & { path: string }): SurfaceResponse | undefined;
+  /** Answers a call below `controlPath` (`request.path` is the rest of the path). */
+  answer(request: SurfaceRequest): Promise<SurfaceResponse>;
+}
+
+export function controlApi(control: SandboxControl, access: ControlAccess): ControlApi {
+  const refuse: ControlApi["refuse"] = (head) => (open.has(`${head.method} ${head.path}`) ? undefined : refusal(head, access));
+  const answer: ControlApi["answer"] = async (request) => {
     const route = routes[`${request.method} ${request.path}`];
     if (!route) {
       const allowed = Object.keys(routes).filter((key) => key.endsWith(` ${request.path}`)).map((key) => key.split(" ")[0] as string);
@@ -62,4 +71,5 @@ export function controlApi(control: SandboxControl): (request: SurfaceRequest) =
       throw error;
     }
   };
+  return { refuse, answer };
 }

@@ -1,11 +1,13 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { BodyProblem } from "../body.js";
+import { BoundedMap } from "../bounded.js";
 import type { SandboxClock } from "../control/clock.js";
 import { oauth } from "../generated/platform.operations.js";
 import { json, type SurfaceRequest, type SurfaceResponse } from "../http.js";
+import { stateLimits } from "../limits.js";
 import type { PrismOperation } from "../scraper/engine.js";
-import { header, remember } from "../surface-kit.js";
+import { header } from "../surface-kit.js";
 
 // The OAuth protocol endpoints, as an OAuth client (oauth4webapi) needs them: discovery that names the host it was asked
 // on, registration that keeps the client it registers, authorization codes bound to their PKCE challenge, client,
@@ -78,15 +80,16 @@ export interface Issued {
   revoked: boolean;
 }
 
-// Clients, codes and tokens do not expire from memory by age (access tokens stop working after their lifetime); the
-// sandbox keeps at most this many of each, the oldest forgotten first.
-const maxKept = 100_000;
+/** How the sandbox's refresh tokens start: one it forgot is still told from a token it never issued. */
+const refreshPrefix = "sandbox_rt_";
 /** The registration metadata an answer reflects, as sent. */
 const reflected = ["client_name", "redirect_uris", "grant_types", "response_types"];
 
 const unsupportedGrant = "grant_type must be authorization_code, refresh_token or client_credentials, in a form body.";
+/** RFC 6749 §5.2: an `error_description` is printable ASCII without `"` and `\`. */
+const describable = (text: string) => text.replaceAll('"', "'").replaceAll("\\", "/").replace(/[^\x20-\x7E]/g, "?");
 const protocolError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-  json(status, { error, error_description: description }, headers);
+  json(status, { error, error_description: describable(description) }, headers);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string");
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -107,20 +110,34 @@ function metadataProblem(body: Record<string, unknown>): { error: string; descri
 
 /** The protocol endpoints of one sandbox: `answer(operationId, …)` for every operation with `security: []`. */
 export function createProtocol(seed: string, clock: SandboxClock, example: ExampleClient | undefined) {
-  const clients = new Map<string, Client>();
-  const codes = new Map<string, Grant>();
-  const tokens = new Map<string, Issued>();
-  // The reference's samples name the example client and its code: registered in every sandbox, after every reset.
-  const registerExample = () => {
-    if (!example) return;
-    clients.set(example.clientId, { redirectUris: [example.redirectUri], grantTypes: ["authorization_code", "refresh_token", "client_credentials"] });
-    if (!example.code) return;
-    const challenge = createHash("sha256").update(example.code.verifier).digest("base64url");
-    codes.set(example.code.value, { clientId: example.clientId, redirectUri: example.redirectUri, challenge, scopes: example.scopes, used: false, standing: true });
+  // Clients, codes and tokens do not expire from memory by age (access tokens stop working after their lifetime): each
+  // store is bounded (`stateLimits`), the least recently used client and the oldest code or token forgotten first.
+  const clients = new BoundedMap<Client>(stateLimits.clients);
+  const codes = new BoundedMap<Grant>(stateLimits.codes);
+  const tokens = new BoundedMap<Issued>(stateLimits.tokens);
+  // The reference's samples name the example client and its code: outside those stores, in every sandbox, always.
+  const exampleClient: Client | undefined = example && { redirectUris: [example.redirectUri], grantTypes: ["authorization_code", "refresh_token", "client_credentials"] };
+  const exampleGrant: Grant | undefined = example?.code && {
+    clientId: example.clientId,
+    redirectUri: example.redirectUri,
+    challenge: createHash("sha256").update(example.code.verifier).digest("base64url"),
+    scopes: example.scopes,
+    used: false,
+    standing: true,
   };
-  registerExample();
+  const clientOf = (clientId: string) => (clientId === example?.clientId ? exampleClient : clients.use(clientId));
+  const grantOf = (code: string) => (code === example?.code?.value ? exampleGrant : codes.get(code));
   // Signs the access tokens this sandbox issues (RFC 9068 JWTs); nothing outside the sandbox needs to verify them.
   const signingKey = randomBytes(32);
+  const sign = (text: string) => createHmac("sha256", signingKey).update(text).digest("base64url");
+  /** Whether the sandbox issued a token, held or not: an access token it signed, or one of its refresh tokens. */
+  function issuedHere(token: string): boolean {
+    if (token.startsWith(refreshPrefix)) return true;
+    const cut = token.lastIndexOf(".");
+    if (cut <= 0) return false;
+    const [signature, expected] = [Buffer.from(token.slice(cut + 1)), Buffer.from(sign(token.slice(0, cut)))];
+    return signature.length === expected.length && timingSafeEqual(signature, expected);
+  }
 
   /** An RFC 9068 access token (HS256, signed by this sandbox) and, for clients that registered the grant, a refresh token. */
   function issue(clientId: string, scopes: string[], origin: string): SurfaceResponse {
@@ -137,12 +154,14 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
       jti: randomBytes(12).toString("base64url"),
     };
     const unsigned = `${base64url({ alg: "HS256", typ: "at+jwt" })}.${base64url(claims)}`;
-    const accessToken = `${unsigned}.${createHmac("sha256", signingKey).update(unsigned).digest("base64url")}`;
-    remember(tokens, accessToken, { clientId, scopes, expiresAt: now + lifetimeSeconds * 1000, kind: "access", revoked: false }, maxKept);
-    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: lifetimeSeconds, scope: scopes.join(" ") };
-    if (clients.get(clientId)?.grantTypes.includes("refresh_token")) {
-      const refreshToken = `sandbox_rt_${randomBytes(18).toString("base64url")}`;
-      remember(tokens, refreshToken, { clientId, scopes, expiresAt: Number.POSITIVE_INFINITY, kind: "refresh", revoked: false }, maxKept);
+    const accessToken = `${unsigned}.${sign(unsigned)}`;
+    tokens.set(accessToken, { clientId, scopes, expiresAt: now + lifetimeSeconds * 1000, kind: "access", revoked: false });
+    const body: Record<string, unknown> = { access_token: accessToken, token_type: "Bearer", expires_in: lifetimeSeconds };
+    // RFC 6749 §3.3: a scope is one or more scope tokens; a grant of none carries no `scope`.
+    if (scopes.length > 0) body.scope = scopes.join(" ");
+    if (clientOf(clientId)?.grantTypes.includes("refresh_token")) {
+      const refreshToken = `${refreshPrefix}${randomBytes(18).toString("base64url")}`;
+      tokens.set(refreshToken, { clientId, scopes, expiresAt: Number.POSITIVE_INFINITY, kind: "refresh", revoked: false });
       body.refresh_token = refreshToken;
     }
     return json(200, body, { "Cache-Control": "no-store" });
@@ -160,10 +179,10 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
    * fresh `code`, the `state` and `iss`. An unregistered client, or a redirect URI it did not register, cannot be
    * trusted: the documented HTML error page.
    */
-  function authorize(query: URLSearchParams, issuer: string): SurfaceResponse {
+  function authorize(query: URLSearchParams, issuer: string, problem: string | undefined): SurfaceResponse {
     const clientId = query.get("client_id") ?? "";
     const redirectUri = query.get("redirect_uri") ?? "";
-    const client = clients.get(clientId);
+    const client = clientOf(clientId);
     if (!client?.redirectUris.includes(redirectUri)) {
       const reason = client ? "The redirect_uri is not one this client registered." : "The client_id is not a registered client.";
       const page = `<!DOCTYPE html>\n<html lang="en">\n  <head><title>Authorization error</title></head>\n  <body>\n    <h1>Authorization error</h1>\n    <p>${reason}</p>\n  </body>\n</html>\n`;
@@ -181,22 +200,25 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
     if (responseType === null) refuse("invalid_request", "response_type is required: code.");
     else if (responseType !== "code") refuse("unsupported_response_type", "Only response_type=code (the authorization code flow) is supported.");
     else if (query.get("code_challenge_method") !== "S256" || !challenge) refuse("invalid_request", "PKCE with code_challenge_method=S256 is required.");
+    // A parameter outside its documented schema (a code_challenge that is no RFC 7636 §4.2 challenge, …).
+    else if (problem) refuse("invalid_request", problem);
     else if (!client.grantTypes.includes("authorization_code")) refuse("unauthorized_client", "This client did not register the authorization_code grant.");
     else if (!scopes.ok) refuse("invalid_scope", `Unknown scope: ${scopes.scope}.`);
     else {
       const code = `sandbox_code_${randomBytes(18).toString("base64url")}`;
-      remember(codes, code, { clientId, redirectUri, challenge, scopes: scopes.scopes, used: false }, maxKept);
+      codes.set(code, { clientId, redirectUri, challenge, scopes: scopes.scopes, used: false });
       target.searchParams.set("code", code);
     }
+    // RFC 6749 §3.1: a parameter sent without a value counts as left out.
     const state = query.get("state");
-    if (state !== null) target.searchParams.set("state", state);
+    if (state) target.searchParams.set("state", state);
     target.searchParams.set("iss", issuer);
     return { status: 302, headers: { Location: target.toString() }, body: "" };
   }
 
   /** Why an authorization code exchange fails (`invalid_grant`), or the grant when the code, client and verifier agree. */
   function redeem(form: Record<string, string>, clientId: string): Grant | string {
-    const grant = codes.get(form.code ?? "");
+    const grant = grantOf(form.code ?? "");
     if (!grant) return "The authorization code is unknown.";
     if (grant.used) return "The authorization code was already used.";
     grant.used = !grant.standing; // One exchange per code, whether it succeeds or not.
@@ -213,7 +235,7 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
       return protocolError(400, "unsupported_grant_type", unsupportedGrant);
     }
     const clientId = clientIdOf(request, form);
-    const client = clientId === undefined ? undefined : clients.get(clientId);
+    const client = clientId === undefined ? undefined : clientOf(clientId);
     if (!client || clientId === undefined) return protocolError(401, "invalid_client", "The client is not registered: register it at /register first.");
     if (!client.grantTypes.includes(grantType)) return protocolError(400, "unauthorized_client", `This client did not register the ${grantType} grant.`);
     if (grantType === "authorization_code") {
@@ -245,7 +267,7 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
     const metadata = Object.fromEntries(Object.entries(sent).filter(([name]) => reflected.includes(name)));
     const clientId = `sandbox_client_${createHash("sha256").update(`${seed}\n${JSON.stringify(metadata)}`).digest("hex").slice(0, 24)}`;
     // RFC 7591 §2: without grant_types, the client uses authorization_code.
-    remember(clients, clientId, { redirectUris: (sent.redirect_uris as string[]) ?? [], grantTypes: (sent.grant_types as string[]) ?? ["authorization_code"] }, maxKept);
+    clients.set(clientId, { redirectUris: (sent.redirect_uris as string[]) ?? [], grantTypes: (sent.grant_types as string[]) ?? ["authorization_code"] });
     return json(201, { client_id: clientId, ...metadata });
   }
 
@@ -255,18 +277,24 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
      * `grant_type` the token endpoint does not offer is `unsupported_grant_type` whatever else is wrong (§5.2).
      */
     refuseBody(operationId: string, problem: BodyProblem): SurfaceResponse {
-      if (operationId === "registerClient") return protocolError(400, "invalid_client_metadata", problem.message);
+      if (operationId === "registerClient") {
+        const error = problem.field?.split(".")[0] === "redirect_uris" ? "invalid_redirect_uri" : "invalid_client_metadata";
+        return protocolError(400, error, problem.message);
+      }
       if (operationId === "requestToken" && problem.field === "grant_type" && problem.reason !== "required") {
         return protocolError(400, "unsupported_grant_type", unsupportedGrant);
       }
       return protocolError(400, "invalid_request", problem.message);
     },
-    /** Answers a protocol operation; `body` is the request body, already decoded and valid against its schema. */
-    async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented): Promise<SurfaceResponse> {
+    /**
+     * Answers a protocol operation; `body` is the request body, already decoded and valid against its schema, and
+     * `queryProblem` the first query parameter outside its documented schema, if any.
+     */
+    async answer(operationId: string, request: SurfaceRequest, body: unknown, documented: Documented, queryProblem?: string): Promise<SurfaceResponse> {
       const origin = originOf(request.headers);
       switch (operationId) {
         case "authorizeClient":
-          return authorize(request.query ?? new URLSearchParams(), origin);
+          return authorize(request.query ?? new URLSearchParams(), origin, queryProblem);
         case "getAuthorizationServerMetadata":
           return metadataAt(origin, await documented());
         case "registerClient":
@@ -283,14 +311,15 @@ export function createProtocol(seed: string, clock: SandboxClock, example: Examp
           return answerOf(await documented());
       }
     },
-    /** What the sandbox issued as `token`, if it did. */
+    /** What the sandbox issued as `token`, if it did and still holds it. */
     issued: (token: string): Issued | undefined => tokens.get(token),
+    /** Whether the sandbox issued `token` but no longer holds it (forgotten to make room): it authenticates no more. */
+    forgotten: (token: string): boolean => tokens.get(token) === undefined && issuedHere(token),
     /** Forgets every client, code and token. */
     reset(): void {
       clients.clear();
       codes.clear();
       tokens.clear();
-      registerExample();
     },
   };
 }

@@ -3,7 +3,7 @@ import { type BodyProblem, formMediaType, readBody, type Schema } from "../body.
 import { idempotencyRetentionMs, operations, rateLimits } from "../generated/platform.operations.js";
 import { pick } from "../hash.js";
 import { type AnswerRecord, answerAll, json, type PrismSurfaceOptions, type Surface, type SurfaceRequest, type SurfaceResponse } from "../http.js";
-import { checkIdempotencyKey, IdempotencyStore } from "../idempotency.js";
+import { checkIdempotencyKey, IdempotencyStore, idempotencyFull } from "../idempotency.js";
 import { requestId } from "../request-id.js";
 import { decodeCursor, encodeCursor } from "../scraper/catalog.js";
 import { createEngine, type PrismOperation } from "../scraper/engine.js";
@@ -119,14 +119,17 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   const invalid = (problem: BodyProblem, id: string, headers: Record<string, string>) =>
     failure(400, "invalid_request", problem.message, id, headers, { ...(problem.field === undefined ? {} : { field: problem.field }), reason: problem.reason });
 
-  /** The body in the operation's documented media type: a form endpoint reads no parameters from a body of another type. */
+  /**
+   * The body in the operation's documented media type. A form endpoint reads its parameters from a form body only: no body,
+   * or a body of another type, is a form without parameters (so a missing one is named, RFC 6749 §5.2 `invalid_request`).
+   */
   function bodyOf(operation: PrismOperation, rules: Rules, request: SurfaceRequest): ReturnType<typeof readBody> {
     // An operation that documents no body reads none.
     if (!operation.request?.body) return { ok: true, body: undefined };
     const content = operation.request.body.contents?.[0];
     const mediaType = content?.mediaType ?? "application/json";
     const sent = header(request.headers["content-type"])?.split(";")[0]?.trim().toLowerCase();
-    const raw = mediaType === formMediaType && sent !== formMediaType ? (request.body && Buffer.alloc(0)) : request.body;
+    const raw = mediaType === formMediaType ? ((sent === formMediaType ? request.body : undefined) ?? Buffer.alloc(0)) : request.body;
     return readBody(raw, { validate: validateRequest, operationId: rules.operationId, mediaType, schema: content?.schema as Schema | undefined });
   }
 
@@ -148,13 +151,15 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
       const injected = fault();
       await clock.sleep(injected?.latencyMs ?? 0);
       if (injected?.status !== undefined) return faulted(operation, injected.status, id, origin, {});
-      return protocol.answer(rules.operationId, request, parsed.body, () => documentedSuccess(engine, operation, parsed.body, false, options.seed));
+      const documented = () => documentedSuccess(engine, operation, parsed.body, false, options.seed);
+      return protocol.answer(rules.operationId, request, parsed.body, documented, queryProblem(operation, request.query));
     }
 
     const [scheme, ...rest] = (header(request.headers.authorization) ?? "").trim().split(/\s+/);
     const token = scheme?.toLowerCase() === "bearer" ? rest.join(" ") : "";
     const issued = token ? protocol.issued(token) : undefined;
-    const dead = token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt));
+    const dead =
+      token === platformTokens.expired || (issued && (issued.kind !== "access" || issued.revoked || clock.now() >= issued.expiresAt)) || protocol.forgotten(token);
     if (!token || dead) {
       const message = token ? "The access token has expired or was revoked: re-authenticate." : "An access token is required: send Authorization: Bearer <ACCESS_TOKEN>.";
       return failure(401, "unauthorized", message, id, { "WWW-Authenticate": challenge(origin, "invalid_token", scopeOf(operation)) });
@@ -205,7 +210,11 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
     if (paging) return listPage(operation, request, paging, id, limits);
     const served = await documentedSuccess(engine, operation, parsed.body, options.dynamic, `${options.seed}:${request.path}:${fingerprint}`);
     const response = json(served.status, served.body, { "Content-Type": served.contentType, ...limits });
-    if (slot !== undefined) idempotent.store(slot, token, fingerprint, response);
+    // A write whose answer the sandbox cannot keep does not happen: a replay could not find it (a sandbox limit).
+    if (slot !== undefined && !idempotent.store(slot, token, fingerprint, response)) {
+      const retryAfter = String(idempotent.secondsUntilRoom());
+      return failure(429, "rate_limited", idempotencyFull, id, { ...limits, "Retry-After": retryAfter });
+    }
     return response;
   }
 

@@ -2,7 +2,7 @@ import { validateRequest } from "@content-scraper/validators/scraper";
 import { type BodyProblem, declaredFields, readBody } from "../body.js";
 import { type AnswerRecord, answerAll, json, type SandboxServices, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
 import { requestId } from "../request-id.js";
-import { type Account, Accounts, reserve, settle } from "./accounts.js";
+import { type Account, Accounts, accountsFull } from "./accounts.js";
 import { type Documented, documentedError, documentedPlainText, listingExamples, requestSchema } from "./documented.js";
 import { type Choice, createEngine, type PrismOperation } from "./engine.js";
 import { checkKey } from "./keys.js";
@@ -114,7 +114,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     const { rules } = operation;
     const code = isObject(answer.body) && typeof answer.body.error === "string" ? answer.body.error : undefined;
     const charged = chargeOf(rules, billingOf(rules, answer.status, code));
-    settle(account, context.reserved, charged);
+    accounts.settle(account, context.reserved, charged);
     if (!isObject(answer.body)) {
       // The gateway's bare text/plain 504: no JSON, and no billing header ("may not", says the description).
       return { status: answer.status, headers: { "Content-Type": answer.contentType }, body: String(answer.body ?? "") };
@@ -164,6 +164,8 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     const key = checkKey(request.headers[scraperKey.name]);
     if (!key.ok) return failure("UNAUTHORIZED", key.message, id);
     const account = accounts.get(key.key);
+    // The sandbox's own limit, as the refusal of a key: free, and said to be the sandbox's.
+    if (!account) return failure("UNAUTHORIZED", accountsFull, id);
     if (!account.bucket.take()) return rateLimited(account, id);
 
     const parsed = readBody(request.body, { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema: operation.schema });
@@ -194,7 +196,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     };
 
     const price = rules.credits?.standard ?? 0;
-    if (!reserve(account, price)) {
+    if (!accounts.reserve(account, price)) {
       return failure("INSUFFICIENT_SCRAPER_CREDITS", `Your scraper credit balance (${account.balance}) cannot cover this request (${price} credits). Top up to continue.`, id);
     }
     // Waits run on the sandbox clock: `advance` ends them early.
@@ -203,7 +205,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     const accept = documented?.accept ?? (code === undefined ? "application/json" : (request.headers.accept ?? "*/*"));
     const served = await engine.answer(prism, { headers: { accept, "content-type": "application/json" }, body: parsed.body }, choice);
     if (!served.ok) {
-      settle(account, price, 0);
+      accounts.settle(account, price, 0);
       // Only what a caller asked for with Prefer can be missing from the description; anything else is the sandbox's bug.
       if (prefer.preferences.code === undefined && exampleKey === undefined) throw new Error(`Prism could not answer ${rules.operationId}: ${served.detail}`);
       const message = `The Prefer header asks for a response the description does not document: ${served.detail}`;
@@ -230,8 +232,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     setBalance(key, credits) {
       const checked = checkKey(key);
       if (!checked.ok) return checked.message;
-      accounts.get(key).balance = credits;
-      return undefined;
+      return accounts.setBalance(key, credits);
     },
   };
 }

@@ -1,8 +1,8 @@
-// An integrator's call with orval's fetch client: the one operation the reference shows, a post's metrics history.
+// An integrator's call with orval's fetch client (with `includeHttpResponseReturnType: false`, spec/README.md): the one
+// operation the reference shows, a post's metrics history.
 import { getPostMetricsHistory } from "../../generated/orval/platform-legacy/index.ts";
 
 export async function calls(): Promise<void> {
   const history = await getPostMetricsHistory("post_1", { days: 30, limit: 100 }, { headers: { "x-api-key": "company_key" } });
-  if (history.status === 400) console.log(history.data.error, history.data.code);
-  else console.log(history.data);
+  console.log(history.views);
 }

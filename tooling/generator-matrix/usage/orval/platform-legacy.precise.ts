@@ -1,14 +1,11 @@
 // The history's shape is not shown, so it reads as unknown; limit is an integer; errors carry their message.
-import { getPostMetricsHistory, type PostMetricsHistory } from "../../generated/orval/platform-legacy/index.ts";
+import { type BadRequestResponse, getPostMetricsHistory } from "../../generated/orval/platform-legacy/index.ts";
 
-export async function precise(history: PostMetricsHistory): Promise<void> {
+export async function precise(failure: BadRequestResponse): Promise<void> {
+  const history = await getPostMetricsHistory("post_1");
   const views: unknown = history.views;
-  console.log(views);
-  const answer = await getPostMetricsHistory("post_1");
-  if (answer.status === 400) {
-    const message: string = answer.data.error;
-    console.log(message);
-  }
+  const message: string = failure.error;
+  console.log(views, message);
   // @ts-expect-error limit is an integer
   await getPostMetricsHistory("post_1", { limit: "100" });
 }
