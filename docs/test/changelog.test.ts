@@ -29,7 +29,7 @@ describe("the built changelog page", () => {
   });
 
   it("lists every pending changeset under each package it bumps, with the kind of bump", () => {
-    expect(pending.length).toBeGreaterThan(0);
+    // None right after `changeset version`, when `pnpm release` runs this suite before it publishes.
     const missing = pending.flatMap(({ bumps, summary }) => {
       // The first words of the summary, as text (inline code and emphasis are rendered as HTML).
       const opening = summary.replace(/[`*]/g, "").split(/\s+/).slice(0, 5).join(" ");

@@ -10,6 +10,8 @@ export const exitCodes = {
   stopped: 3,
   /** Interrupted (Ctrl-C / SIGINT or SIGTERM), checkpoints written: run the same command again to continue. */
   interrupted: 130,
+  /** The reader of the output went away (`| head`): stopped quietly, as SIGPIPE stops a Unix tool (128 + 13). */
+  closedOutput: 141,
 } as const;
 
 /** The exit status of an export from why it stopped and how its creators ended. */

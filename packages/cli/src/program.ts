@@ -24,7 +24,8 @@ Exit status:
   1    finished, some creators failed (see the manifest); a rerun retries those that may succeed
   2    bad arguments or environment, nothing sent
   3    stopped, resumable: no credits left (402), key refused (401) or --max-credits reached
-  130  interrupted (Ctrl-C, SIGTERM) after checkpointing: run the same command again to continue`;
+  130  interrupted (Ctrl-C, SIGTERM) after checkpointing: run the same command again to continue
+  141  the reader of the output went away (| head): stopped quietly, resumable as after an interruption`;
 
 interface CommonOptions {
   baseUrl?: string;

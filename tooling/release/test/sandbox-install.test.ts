@@ -1,6 +1,7 @@
 // The sandbox as a partner installs it: its tarball with the spec's and the validators' beside it, `npm install
 // --engine-strict` on this Node (20.x in CI), into a fresh project. The install must succeed, run no install script,
-// bring no `@types/*` package, stay small, and `npx content-scraper-mock` must stop when npx is signalled.
+// bring no `@types/*` package, stay small, and `npx @content-scraper/mock` (the README's command) must stop when npx is
+// signalled.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -65,7 +66,7 @@ describe.each([
   ["SIGTERM", "npx's pid (kill)"],
   ["SIGINT", "npx's process group (Ctrl-C)"],
   ["SIGTERM", "npx's process group"],
-] as const)("npx content-scraper-mock, sent %s to %s", (signal, target) => {
+] as const)("npx @content-scraper/mock, sent %s to %s", (signal, target) => {
   let npx: ChildProcess;
   afterAll(() => {
     // Whatever a failed test left of the group (npx, its shell, the sandbox); after a pass, nothing is left.
@@ -76,7 +77,7 @@ describe.each([
 
   it("stops the sandbox, not only npx", async () => {
     // Detached: npx leads a process group of its own, as a job in a terminal does.
-    npx = spawn("npx", ["content-scraper-mock", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    npx = spawn("npx", ["@content-scraper/mock", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     const url = await new Promise<URL>((resolve, reject) => {
       const read = (chunk: Buffer) => {

@@ -7,6 +7,15 @@ import { commandNames, commandsUsage, controlTokenVariable, runCommand } from ".
 import { SandboxControlError } from "../control/plane.js";
 import { controlPath } from "../control/routes.js";
 
+// A reader that stops early (`content-scraper-mock --help | head`) closes the pipe: end quietly, as a Unix tool that
+// SIGPIPE stops does (status 128 + 13), instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(141);
+  });
+}
+
 const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token <token>] [--seed <text>] [--dynamic] [--credits <n>]
                             [--rate-limit <per minute>] [--time-scale <x>]
        content-scraper-mock <command> …
@@ -76,6 +85,12 @@ const options = {
   requestsPerMinute: number("rate-limit", values["rate-limit"]),
   timeScale: number("time-scale", values["time-scale"]),
 };
+// Run by a package manager (`npx @content-scraper/mock`, `pnpm mock`), the sandbox is the child of a shell that the
+// package manager signals and that does not pass the signal on: when that shell goes, or the package manager above it
+// (the shell may outlive it for a while), the sandbox stops with them instead of serving on as an orphan. Both are
+// noted now: whoever reads the banner may stop the package manager at once, before the sandbox runs another line.
+const launchers = process.env.npm_command || process.env.npm_lifecycle_event ? { shell: process.ppid, manager: parentOf(process.ppid) } : undefined;
+
 // Loaded once the arguments are known to be usable: Prism takes a moment to load.
 const { startMock } = await import("../index.js");
 const mock = await startMock(options).catch((error: Error) => {
@@ -114,14 +129,10 @@ function stop(): void {
 }
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
 
-// Run by a package manager (`npx content-scraper-mock`, `pnpm mock`), the sandbox is the child of a shell that the
-// package manager signals and that does not pass the signal on: when that shell goes, or the package manager above it
-// (the shell may outlive it for a while), the sandbox stops with them instead of serving on as an orphan.
-if (process.env.npm_command || process.env.npm_lifecycle_event) {
-  const parent = process.ppid;
-  const grandparent = parentOf(parent);
+if (launchers) {
+  const { shell, manager } = launchers;
   setInterval(() => {
-    if (process.ppid !== parent || (grandparent !== undefined && !alive(grandparent))) stop();
+    if (process.ppid !== shell || (manager !== undefined && !alive(manager))) stop();
   }, 250).unref();
 }
 
