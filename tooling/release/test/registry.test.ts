@@ -3,12 +3,17 @@
 // packages are installed from that registry with npm, pnpm, Yarn and Bun, each into a fresh project, where a script
 // uses every entry point against the sandbox, the bins answer (a profile call against the sandbox the mock's bin
 // started), and tsc --strict checks a consumer of every declaration with node16 and bundler resolution, under TypeScript 7
-// on every manager's layout and TypeScript 5 on pnpm's. The four managers install and run at once.
+// on every manager's layout and TypeScript 5 on pnpm's. The four managers install and run at once. From npm's project,
+// the runtime matrix runs one conformance script on every runtime (`@content-scraper/runtime-matrix`).
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { appendFileSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { startMock } from "@content-scraper/mock";
+import { expectConformance, type Results, runtimes } from "@content-scraper/runtime-matrix/expectations";
+import { startHostileServer } from "@content-scraper/runtime-matrix/hostile-server";
+import { runMatrix } from "@content-scraper/runtime-matrix/runtimes";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { type LocalRegistry, startLocalRegistry } from "../src/local-registry.mjs";
@@ -53,6 +58,12 @@ let registry: LocalRegistry | undefined;
 let published: Map<string, string>;
 let publishOutput: string;
 const projects = new Map<Manager, Promise<string>>();
+/** The runtime matrix, run from npm's project as soon as it is installed, while the other managers' tests go on. */
+const matrix: {
+  results?: Promise<Record<string, Results>>;
+  sandbox?: Awaited<ReturnType<typeof startMock>>;
+  hostile?: Awaited<ReturnType<typeof startHostileServer>>;
+} = {};
 
 beforeAll(async () => {
   let since = performance.now();
@@ -76,10 +87,24 @@ beforeAll(async () => {
     project.catch(() => {}); // reported by the tests that await it
     projects.set(manager, project);
   }
+  matrix.results = runtimeMatrix(projects.get("npm") as Promise<string>);
+  matrix.results.catch(() => {}); // reported by the tests that await it
 }, 300_000);
 
+/** The runtime matrix from npm's project, once it is installed, against a sandbox and a hostile server of its own. */
+async function runtimeMatrix(project: Promise<string>): Promise<Record<string, Results>> {
+  [matrix.sandbox, matrix.hostile] = await Promise.all([startMock({ port: 0 }), startHostileServer()]);
+  const targets = { sandbox: matrix.sandbox.url, baseUrls: matrix.sandbox.baseUrls, hostile: matrix.hostile.origin, browser: false };
+  const cwd = await project;
+  const since = performance.now();
+  const results = await runMatrix(cwd, targets);
+  timings.push(`runtime matrix ${seconds(since)} s`);
+  return results;
+}
+
 afterAll(async () => {
-  await Promise.allSettled(projects.values());
+  await Promise.allSettled([...projects.values(), matrix.results]);
+  await Promise.allSettled([matrix.sandbox?.close(), matrix.hostile?.close()]);
   await registry?.stop();
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
   console.log(`registry test: ${timings.join("; ")}`);
@@ -173,6 +198,17 @@ describe.concurrent.each(managers)("installed with %s", (manager) => {
       expect(report).toBe("");
     },
   );
+});
+
+describe("the runtime matrix, on the packages npm installed from the registry", () => {
+  it.each(runtimes)("%s runs the conformance script alike", async (runtime) => {
+    expectConformance(runtime, (await matrix.results)?.[runtime]);
+  });
+
+  it("releases every timed-out and aborted request's connection", async () => {
+    await matrix.results;
+    expect(matrix.hostile?.open).toBe(0);
+  });
 });
 
 /** The sandbox's scraper base URL, once its bin prints it. */

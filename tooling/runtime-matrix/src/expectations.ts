@@ -1,0 +1,53 @@
+// What the conformance script must give on each runtime, checked with vitest's `expect`: the same outcome everywhere
+// but where a runtime cannot do otherwise. A browser (a page or a worker) refuses a scraper client without
+// `dangerouslyAllowBrowser`, follows the OAuth redirect itself (no PKCE case there), and decodes a body before any script
+// sees a byte, so only the timeout bounds an endless compressed body there; everywhere else it stops on the wire.
+import { expect } from "vitest";
+
+export type Results = Record<string, Record<string, unknown>>;
+
+/** The runtimes `runMatrix` answers for. */
+export const runtimes = ["Node 20", "Node 22", "Node 24", "Deno", "Bun", "workerd", "Chromium page", "Chromium worker"] as const;
+
+const browsers = new Set<string>(["Chromium page", "Chromium worker"]);
+/** The `maxResponseBytes` of the endless compressed body's case. */
+const limit = 256 * 1024;
+
+/** Checks every case of one runtime's results; the message names the runtime and the case. */
+export function expectConformance(runtime: string, results: Results | undefined): void {
+  const browser = browsers.has(runtime);
+  const outcome = (name: string) => {
+    const found = results?.[name];
+    expect(found, `${runtime}: ${name} did not run`).toBeDefined();
+    return found as Record<string, unknown>;
+  };
+  const expectCase = (name: string, expected: Record<string, unknown>) => expect(outcome(name), `${runtime}: ${name}`).toMatchObject(expected);
+  const within = (name: string, ms: number) => expect(outcome(name).ms, `${runtime}: ${name} took`).toBeLessThan(ms);
+
+  expectCase("backend only", browser ? { refused: true, error: "ScraperInputError", field: "dangerouslyAllowBrowser" } : { refused: false });
+  expectCase("profile", { username: "maya.bakes", credits: 1 });
+  expectCase("a three-page walk", { pages: 3, posts: 77, unique: 77, credits: 3 });
+  expectCase("402", { error: "ScraperApiError", code: "INSUFFICIENT_SCRAPER_CREDITS", status: 402, billed: false });
+  expectCase("404", { error: "ScraperApiError", code: "PROFILE_NOT_FOUND", status: 404, billed: true });
+  for (const [name, error] of [
+    ["a stalled body", "ScraperTimeoutError"],
+    ["connect, a stalled body", "ConnectTimeoutError"],
+    ["platform, a stalled body", "PlatformTimeoutError"],
+  ] as const) {
+    // Within timeoutMs + 1 s.
+    expectCase(name, { error, inFlight: true, timeoutMs: 1000 });
+    within(name, 2000);
+  }
+  if (browser) {
+    expectCase("an endless compressed body", { error: "ScraperTimeoutError", timeoutMs: 5000 });
+    within("an endless compressed body", 6000);
+  } else {
+    expectCase("an endless compressed body", { error: "ScraperResponseTooLargeError", counted: "wire" });
+    expect(outcome("an endless compressed body").bytes, `${runtime}: bytes read of the endless body`).toBeLessThan(2 * limit);
+  }
+  expectCase("an abort", { error: "ScraperAbortError", inFlight: true, cause: "Error: enough" });
+  within("an abort", 1300);
+  expectCase("connect", { environment: "sandbox", error: "ConnectApiError", status: 404 });
+  expectCase("platform", { items: 25, hasMore: true, nextCursor: "string" });
+  if (!browser) expectCase("OAuth PKCE", { tokenType: "bearer", expiresIn: 3600 });
+}
