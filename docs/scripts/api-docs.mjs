@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { Application, Comment, ReflectionKind } from "typedoc";
-import { docsDir, redocRoute, repoDir } from "./site.mjs";
+import { docsDir, referenceAnchor, repoDir } from "./site.mjs";
 
 /** Each package's entry points: `{ module: "@content-scraper/platform/oauth", file: <declarations> }`. */
 export function entryPoints(pkg) {
@@ -155,7 +155,7 @@ function focusedList(reflection, { focused, referencePage }) {
     .flatMap(([platform, methods]) =>
       methods.map(({ method, summary, tag, operationId, bodyRequired }) => {
         const call = `${reflection.name}(scraper, "${platform}").${method}(${bodyRequired ? "body" : "body?"}, options?)`;
-        return `- \`${call}\`: [${summary}](../../${referencePage}${redocRoute(tag, operationId)})`;
+        return `- \`${call}\`: [${summary}](../../${referencePage}${referenceAnchor(tag, operationId)})`;
       }),
     )
     .join("\n");

@@ -47,8 +47,8 @@ export function withoutGapSentences(text) {
     .trim();
 }
 
-/** The gap as plain text, for the places Redoc shows as text rather than Markdown. */
-function notDocumentedText(description, text) {
+/** The gap as plain text, for code comments and the places that show text rather than Markdown. */
+export function notDocumentedText(description, text) {
   return `Not documented${release(description)}: ${text.replaceAll("`", "")}`;
 }
 

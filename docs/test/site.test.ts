@@ -10,7 +10,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeTables, codeAnchor, errorsPage } from "../scripts/errors.mjs";
 import { notDocumented } from "../scripts/not-shown.mjs";
-import { distDir, docsDir, guides, operations, packages, redocRoute, surfaces } from "../scripts/site.mjs";
+import { distDir, docsDir, guides, operations, packages, referenceAnchor, surfaces } from "../scripts/site.mjs";
 
 const artifacts = `${docsDir}test-artifacts`;
 const references = await surfaces();
@@ -268,7 +268,7 @@ describe("links", () => {
     expect(all.filter((href) => href.startsWith("/"))).toEqual([]);
     // Each tag and operation route, rendered; the links of each rendered section checked.
     const ops = operations(description);
-    const routes = [...new Set([...(description.tags ?? []).map((tag: { name: string }) => redocRoute(tag.name)), ...ops.map((op) => redocRoute(op.tags?.[0] ?? "", op.operationId))])];
+    const routes = [...new Set([...(description.tags ?? []).map((tag: { name: string }) => referenceAnchor(tag.name)), ...ops.map((op) => referenceAnchor(op.tags?.[0] ?? "", op.operationId))])];
     const missing: string[] = [];
     for (const hash of routes) {
       await route(page, hash.slice(1));
@@ -321,7 +321,7 @@ describe.each(references)("$page", ({ api, page: path, description }) => {
     await redocReady(page);
     const missing: string[] = [];
     for (const op of operations(description)) {
-      const hash = redocRoute(op.tags?.[0] ?? "", op.operationId).slice(1);
+      const hash = referenceAnchor(op.tags?.[0] ?? "", op.operationId).slice(1);
       await route(page, hash);
       if (!(await rendered(page, hash, [op.summary, op.path]))) missing.push(`${op.operationId}: ${op.method} ${op.path}`);
       // The first sample (curl) shows in the operation's panel.
@@ -343,7 +343,7 @@ describe.each(references)("$page", ({ api, page: path, description }) => {
     expect(missing).toEqual([]);
     for (const tag of description.tags ?? []) {
       if (!tag["x-not-shown"]) continue;
-      const hash = redocRoute(tag.name).slice(1);
+      const hash = referenceAnchor(tag.name).slice(1);
       await route(page, hash);
       const note = textOf(notDocumented(description, tag["x-not-shown"]));
       expect(await rendered(page, hash, [tag.name, note]), `gap of tag ${tag.name}`).toBe(true);
@@ -357,7 +357,7 @@ describe.each(references)("$page", ({ api, page: path, description }) => {
 
 describe("search", () => {
   const cases = [
-    { kind: "an operation", query: "shortvideoSearchSuggestions", url: `reference/scraper.html${redocRoute("Focused: shortvideo", "shortvideoSearchSuggestions")}` },
+    { kind: "an operation", query: "shortvideoSearchSuggestions", url: `reference/scraper.html${referenceAnchor("Focused: shortvideo", "shortvideoSearchSuggestions")}` },
     { kind: "a guide heading", query: "Keeping up with new posts", url: "guides/catalog-walks.html#keeping-up-with-new-posts" },
     { kind: "an error code", query: "SCRAPER_SYSTEM_BUSY", url: `${errorsPage}#${codeAnchor("scraper", "ErrorCode", "SCRAPER_SYSTEM_BUSY")}` },
   ];
