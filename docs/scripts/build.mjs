@@ -13,6 +13,7 @@ import { changelogMarkdown } from "./changelog.mjs";
 import { errorCodePages, errorsMarkdown, errorsPage } from "./errors.mjs";
 import { llmsFull, llmsIndex } from "./llms.mjs";
 import { markdownVersion } from "./markdown-version.mjs";
+import { highlightCss } from "./highlight.mjs";
 import { firstParagraph, renderMarkdown } from "./pages.mjs";
 import { referenceMarkdown } from "./reference.mjs";
 import { focusedMethods, languages, samplesFor } from "./samples.mjs";
@@ -186,13 +187,14 @@ const modules = await readDeclarations(published);
 const links = symbolLinks(modules);
 const [rendered] = await Promise.all([
   buildPages(modules, links, allSamples),
-  readFile(`${docsDir}templates/site.css`, "utf8").then((css) => writeFile(`${distDir}/assets/site.css`, css)),
   bundle({ entryPoints: [`${docsDir}client/site.ts`], bundle: true, format: "iife", minify: true, target: "es2022", outfile: `${distDir}/assets/site.js`, logLevel: "warning" }),
   checkTypes(),
 ]);
 // A surface's pages weigh by how many guides are about it: the scraper's codes come before the consent bridge's.
 const guidesPer = (api) => guideList.filter(({ surfaces: list }) => list.includes(api)).length;
 const mostGuides = Math.max(...references.map(({ api }) => guidesPer(api)));
+// The site's styles, and the colours of every highlighted token the pages use.
+await writeFile(`${distDir}/assets/site.css`, `${await readFile(`${docsDir}templates/site.css`, "utf8")}\n/* Highlighted tokens */\n${highlightCss()}\n`);
 await writeFile(`${distDir}/assets/search-index.js`, searchIndexScript(searchDocuments(rendered, (api) => 0.8 + (0.2 * guidesPer(api)) / mostGuides)));
 await writeFile(`${distDir}/llms.txt`, llmsIndex({ references, rendered, published }));
 await writeFile(`${distDir}/llms-full.txt`, await llmsFull({ references, rendered }));

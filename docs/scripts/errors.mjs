@@ -174,7 +174,8 @@ export function errorCodePages(surfaces) {
         const root = "../../";
         const status = rules.status === null ? "a status that is not documented" : `status \`${rules.status}\``;
         const parts = [
-          `# ${code}`,
+          // The status in the title: a reader searching `402` is looking for this page.
+          `# \`${code}\`${rules.status === null ? "" : ` (${rules.status})`}`,
           "",
           `<!-- keywords: ${[code, rules.status ?? "", api].join(" ").trim()} -->`,
           "",

@@ -69,14 +69,17 @@ try {
         fcp: metric("first-contentful-paint"),
         lcp: metric("largest-contentful-paint"),
         tbt: metric("total-blocking-time"),
+        cls: metric("cumulative-layout-shift"),
+        si: metric("speed-index"),
         transferKB: Math.round((lhr.audits["total-byte-weight"]?.numericValue ?? 0) / 1024),
         failing: Object.values(lhr.categories)
           .filter(({ id }) => id !== "performance")
           .flatMap(({ auditRefs }) => auditRefs.filter(({ weight, id }) => weight > 0 && lhr.audits[id].score !== null && lhr.audits[id].score < 1).map(({ id }) => id)),
       };
       results.push(result);
+      if (process.env.LIGHTHOUSE_DEBUG) console.log(JSON.stringify(lhr.audits[process.env.LIGHTHOUSE_DEBUG]?.details, null, 1).slice(0, 4000));
       console.log(
-        `${page.padEnd(44)} ${formFactor.padEnd(8)} perf ${String(result.performance).padStart(3)}  a11y ${String(result.accessibility).padStart(3)}  bp ${String(result.bestPractices).padStart(3)}  seo ${String(result.seo).padStart(3)}  FCP ${result.fcp}  LCP ${result.lcp}  TBT ${result.tbt}  ${result.transferKB} KB${result.failing.length ? `  failing: ${result.failing.join(", ")}` : ""}`,
+        `${page.padEnd(44)} ${formFactor.padEnd(8)} perf ${String(result.performance).padStart(3)}  a11y ${String(result.accessibility).padStart(3)}  bp ${String(result.bestPractices).padStart(3)}  seo ${String(result.seo).padStart(3)}  FCP ${result.fcp}  LCP ${result.lcp}  TBT ${result.tbt}  CLS ${result.cls}  SI ${result.si}  ${result.transferKB} KB${result.failing.length ? `  failing: ${result.failing.join(", ")}` : ""}`,
       );
     }
   }

@@ -41,6 +41,7 @@ const plain = (html) =>
   html
     .replace(/<pre[\s\S]*?<\/pre>/g, " ")
     .replace(/<[^>]+>/g, " ")
+    .replace(/&#39;/g, "'")
     .replace(/&[a-z]+;|&#\d+;/g, " ")
     .replace(/\s+/g, " ")
     .trim();
@@ -70,11 +71,13 @@ export function pageSections({ page, title, html }, { keywords = "", weight = 1 
   return parts.map((part, index) => {
     const [, id, heading] = new RegExp(`^<h[${depths}] id="([^"]+)">([\\s\\S]*?)</h[${depths}]>`).exec(part) ?? [];
     const sectionTitle = heading ? plain(heading) : title;
+    // An operation's method, path and operationId, in the line under its heading, are its names too.
+    const names = kind === "reference" && id?.startsWith("/") ? [.../^<h\d[^>]*>[\s\S]*?<\/h\d>\s*<p>([\s\S]*?)<\/p>/.exec(part)?.[1].matchAll(/<code>([^<]*)<\/code>/g) ?? []].map(([, text]) => text).join(" ") : "";
     return {
       url: index && id ? `${page}#${id}` : page,
       title: sectionTitle,
       page: title,
-      keywords: index ? "" : keywords,
+      keywords: index ? names : keywords,
       text: plain(part).slice(0, 2000),
       boost,
     };
