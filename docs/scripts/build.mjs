@@ -97,7 +97,9 @@ async function sources(modules, links, allSamples) {
     const options = { reference: `[API reference](../../${referencePage})`, referencePage, focused: scraper ? focusedMethods(scraper.description) : {} };
     list.push({ page: pkg.apiPage, markdown: apiMarkdown(pkg, modules, links, options), pkg });
   }
-  list.push({ page: "changelog.html", markdown: await changelogMarkdown([{ name: "@content-scraper/spec", dir: "spec" }, ...published.map(({ name, dir }) => ({ name, dir: `packages/${dir}` }))]) });
+  const spec = JSON.parse(await read(`${repoDir}spec/package.json`));
+  const released = [{ name: spec.name, dir: "spec", version: spec.version }, ...published.map(({ name, dir, manifest }) => ({ name, dir: `packages/${dir}`, version: manifest.version }))];
+  list.push({ page: "changelog.html", markdown: await changelogMarkdown(released, references) });
   return list;
 }
 
