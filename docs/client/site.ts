@@ -129,7 +129,8 @@ function setUpSearch(): void {
     list.replaceChildren(
       ...(results.length
         ? results.map((result) => {
-            const item = document.createElement("li");
+            // The options belong to the listbox: the list item between them is no list item to assistive technology.
+            const item = Object.assign(document.createElement("li"), { role: "none" });
             const link = document.createElement("a");
             link.href = base + result.url;
             link.setAttribute("role", "option");
@@ -139,7 +140,7 @@ function setUpSearch(): void {
             item.append(link);
             return item;
           })
-        : [Object.assign(document.createElement("li"), { className: "search-empty", textContent: "Nothing found" })]),
+        : [Object.assign(document.createElement("li"), { className: "search-empty", role: "option", ariaDisabled: "true", textContent: "Nothing found" })]),
     );
     list.hidden = false;
     input.setAttribute("aria-expanded", "true");

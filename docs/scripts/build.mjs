@@ -163,7 +163,7 @@ async function buildPages(modules, links, allSamples) {
         scheme: colourScheme,
         header: siteHeader(root),
         nav: navigation(page, root, titles),
-        markdown: `${root}${markdownPage}`,
+        markdown: markdownPage.split("/").at(-1),
         content: html,
         pager: entry.code ? "" : pager(walked, walked.indexOf(entry), root),
         toc: tableOfContents(toc),
