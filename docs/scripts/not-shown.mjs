@@ -9,7 +9,7 @@ function release(description) {
   return /^\d/.test(version) ? ` in v${version}` : "";
 }
 
-/** The callout for one gap of `description`, as HTML both Markdown and Redoc render as it is. */
+/** The callout for one gap of `description`, as HTML that Markdown keeps as it is. */
 export function notDocumented(description, text) {
   const inline = escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
   return `<div class="not-documented" role="note"><strong>Not documented${release(description)}:</strong> ${inline}</div>`;

@@ -1,19 +1,19 @@
 // Request samples for every operation of every surface, generated from the description: the operation table
 // (method, path, timeout, servers, security) and the request examples. Nothing here is written per operation: the
 // rules below are the clients' calling conventions. The build writes them to dist/samples/ (type-checked there) and
-// into the reference pages; test/samples.test.ts runs every one against the sandbox.
+// into the reference pages as tabs; test/samples.test.ts runs every one against the sandbox.
 import { deref, isFocused, operationTable } from "@content-scraper/codegen";
 import { notDocumentedText } from "./not-shown.mjs";
 import { operations } from "./site.mjs";
 
 const methods = ["get", "put", "post", "delete", "patch"];
 
-/** The languages, in the order the reference shows them: file extension, Redoc's highlighting name and tab label. */
+/** The languages, in the order the reference's tabs show them: file extension and tab label. */
 export const languages = [
-  { id: "curl", extension: "sh", lang: "Shell", label: "curl" },
-  { id: "client", extension: "client.ts", lang: "TypeScript", label: "TypeScript (client)" },
-  { id: "fetch", extension: "fetch.ts", lang: "TypeScript", label: "TypeScript (fetch)" },
-  { id: "python", extension: "py", lang: "Python", label: "Python (requests)" },
+  { id: "curl", extension: "sh", label: "curl" },
+  { id: "client", extension: "client.ts", label: "TypeScript (client)" },
+  { id: "fetch", extension: "fetch.ts", label: "TypeScript (fetch)" },
+  { id: "python", extension: "py", label: "Python (requests)" },
 ];
 
 /** The environment variables a surface's samples read: its base URL (as the sandbox prints it) and its credential. */

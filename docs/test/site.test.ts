@@ -42,7 +42,7 @@ const schemes = ["light", "dark"] as const;
 let browser: Browser;
 const contexts = new Map<string, BrowserContext>();
 
-// The page's own files and the data it makes in memory (Redoc's search worker runs from a blob: URL).
+// The page's own files and the data it makes in memory.
 const local = (url: string) => /^(file|data|blob):/.test(url);
 
 beforeAll(async () => {
@@ -216,8 +216,6 @@ describe.each(walkedPages)("%s", (path) => {
 });
 
 describe("links", () => {
-  const context = () => contexts.get("desktop-light") as BrowserContext;
-
   /** Checks that a relative link resolves: its file exists, and its fragment names an element of it. */
   function resolves(from: string, target: URL): void {
     const file = fileURLToPath(target);
@@ -228,11 +226,10 @@ describe("links", () => {
     expect(html.includes(`id="${fragment}"`), `${from} links to #${fragment}, which ${target.pathname} does not have`).toBe(true);
   }
 
-  it.concurrent.each(allPages)("every link of %s resolves, anchors included, and none is a path from the host's root", async (path) => {
-    const { page, problems } = await open(context(), path);
-    const hrefs = await page.$$eval("a[href]", (anchors) => anchors.map((anchor) => anchor.getAttribute("href") ?? ""));
-    await page.close();
-    expect(problems).toEqual([]);
+  it.each(allPages)("every link of %s resolves, anchors included, and none is a path from the host's root", (path) => {
+    // The links as written in the built page: every page reads without scripts, so these are all there is.
+    const html = readFileSync(`${distDir}/${path}`, "utf8");
+    const hrefs = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map(([, href]) => (href as string).replace(/&amp;/g, "&"));
     expect(hrefs.filter((href) => href.startsWith("/"))).toEqual([]);
     const targets = [...new Set(hrefs.filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href)))].map((href) => new URL(href, pathToFileURL(`${distDir}/${path}`)));
     for (const target of targets) resolves(path, target);
@@ -373,7 +370,7 @@ describe("the error codes", () => {
   it("each say what the code means, what it costs and whether to retry, with an example body and what to do", () => {
     const html = readFileSync(`${distDir}/${codePage("scraper", "ErrorCode", "SCRAPER_RATE_LIMITED")}`, "utf8");
     for (const heading of ["What it means", "Cost and retry", "Example body", "What to do", "Operations that answer it"]) expect(html).toContain(`>${heading}<`);
-    expect(textOf(html)).toContain("&quot;error&quot;: &quot;SCRAPER_RATE_LIMITED&quot;");
+    expect(textOf(html)).toContain('"error": "SCRAPER_RATE_LIMITED"');
     expect(html).toMatch(/<td><code>429<\/code><\/td>\s*<td>free/);
   });
 });
