@@ -2,7 +2,7 @@
 // the colour scheme, the phone menu, copy buttons (code, and the page as Markdown), the sample tabs, search (with `/`
 // and Ctrl+K), and the try-it console on the reference pages. Every page reads without it.
 import MiniSearch from "minisearch";
-import { searchOptions } from "../scripts/search.mjs";
+import { kindOf, searchOptions } from "../scripts/search.mjs";
 import { startTryIt } from "./try-it.js";
 
 const root = document.documentElement;
@@ -86,6 +86,17 @@ declare global {
   }
 }
 
+const kindLabels: Record<string, string> = {
+  guide: "Guide",
+  reference: "API reference",
+  error: "Error code",
+  errors: "Error codes",
+  api: "Package API",
+  package: "Package",
+  changelog: "Changelog",
+  home: "Overview",
+};
+
 function loadIndex(base: string): Promise<MiniSearch<Result>> {
   return new Promise((resolve, reject) => {
     const done = () => resolve(MiniSearch.loadJS(window.__searchIndex as never, searchOptions) as MiniSearch<Result>);
@@ -136,7 +147,8 @@ function setUpSearch(): void {
             link.setAttribute("role", "option");
             link.innerHTML = "<span></span><small></small>";
             (link.firstChild as HTMLElement).textContent = result.title;
-            (link.lastChild as HTMLElement).textContent = result.page;
+            // A section says its page; a page says what kind of page it is.
+            (link.lastChild as HTMLElement).textContent = result.page === result.title ? (kindLabels[kindOf(result.url)] ?? "") : result.page;
             item.append(link);
             return item;
           })
