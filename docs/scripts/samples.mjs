@@ -16,10 +16,15 @@ export const languages = [
   { id: "python", extension: "py", label: "Python (requests)" },
 ];
 
-/** The environment variables a surface's samples read: its base URL (as the sandbox prints it) and its credential. */
+/**
+ * The environment variables a surface's samples read: its base URL (as the sandbox prints it) and its credential, of
+ * the scheme the description requires by default (a surface may describe others, such as a client's Basic secret).
+ */
 export function environment(api, description) {
   const prefix = api.toUpperCase().replace(/\W/g, "_");
-  const scheme = Object.values(description.components?.securitySchemes ?? {})[0];
+  const schemes = description.components?.securitySchemes ?? {};
+  const required = Object.keys(description.security?.find((requirement) => Object.keys(requirement).length) ?? {})[0];
+  const scheme = schemes[required] ?? Object.values(schemes)[0];
   const credential = scheme?.type === "oauth2" ? `${prefix}_ACCESS_TOKEN` : `${prefix}_API_KEY`;
   return { baseUrl: `${prefix}_BASE_URL`, credential };
 }
@@ -86,7 +91,9 @@ export function requests(api, description) {
         const body = exampleOf(description, deref(description, media));
         if (requestBody?.required && body === undefined) throw new Error(`${operation.operationId}: its request body has no example`);
         // A body whose fields are a gap: the sample sends the example (an empty object) and says why.
-        const bodyGap = [requestBody, media, deref(description, media?.schema)].map((node) => node?.["x-not-shown"]).find(Boolean);
+        // (Only where the example has no fields: a gap about one field or one option leaves a real example.)
+        const placeholder = body === undefined || (typeof body === "object" && body !== null && !Object.keys(body).length);
+        const bodyGap = placeholder ? [requestBody, media, deref(description, media?.schema)].map((node) => node?.["x-not-shown"]).find(Boolean) : undefined;
         const ownServer = rules.server !== undefined;
         return {
           api,
