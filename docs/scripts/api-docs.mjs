@@ -137,9 +137,10 @@ function parameterList(signature) {
   return described.map((parameter) => `- \`${parameter.name}\`: ${text(parameter.comment.summary)}`).join("\n");
 }
 
+/** A class's or interface's members a reader calls by name: not inherited, private, `#private`, symbol-keyed or `toJSON`. */
 function publicMembers(reflection) {
   return (reflection.children ?? []).filter(
-    (member) => !member.inheritedFrom && !member.flags.isPrivate && !member.flags.isProtected && !member.name.startsWith("#") && member.name !== "toJSON",
+    (member) => !member.inheritedFrom && !member.flags.isPrivate && !member.flags.isProtected && !/^[#[]/.test(member.name) && member.name !== "toJSON",
   );
 }
 
