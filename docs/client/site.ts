@@ -1,8 +1,8 @@
 // The site's one script, bundled by the build into dist/assets/site.js (a classic script, so it runs from disk too):
-// the colour scheme, the phone menu, copy buttons, search, links Redoc's sidebar can open in a new tab, and the
-// try-it console on the reference pages.
+// the colour scheme, the phone menu, copy buttons (code, and the page as Markdown), the sample tabs, search (with `/`
+// and Ctrl+K), and the try-it console on the reference pages. Every page reads without it.
 import MiniSearch from "minisearch";
-import { searchOptions } from "../scripts/search.mjs";
+import { kindOf, searchOptions } from "../scripts/search.mjs";
 import { startTryIt } from "./try-it.js";
 
 const root = document.documentElement;
@@ -17,7 +17,7 @@ function setUpTheme(): void {
     root.classList.remove("light", "dark");
     root.classList.add(next);
     try {
-      // Redoc's key: the reference pages follow the same choice.
+      // The key the Redoc pages used, so a reader's earlier choice holds.
       localStorage.setItem("redoc.colorMode", next);
     } catch {
       // Storage can be unavailable (private windows, file:// in some browsers): the choice lasts for this page.
@@ -86,6 +86,17 @@ declare global {
   }
 }
 
+const kindLabels: Record<string, string> = {
+  guide: "Guide",
+  reference: "API reference",
+  error: "Error code",
+  errors: "Error codes",
+  api: "Package API",
+  package: "Package",
+  changelog: "Changelog",
+  home: "Overview",
+};
+
 function loadIndex(base: string): Promise<MiniSearch<Result>> {
   return new Promise((resolve, reject) => {
     const done = () => resolve(MiniSearch.loadJS(window.__searchIndex as never, searchOptions) as MiniSearch<Result>);
@@ -129,17 +140,19 @@ function setUpSearch(): void {
     list.replaceChildren(
       ...(results.length
         ? results.map((result) => {
-            const item = document.createElement("li");
+            // The options belong to the listbox: the list item between them is no list item to assistive technology.
+            const item = Object.assign(document.createElement("li"), { role: "none" });
             const link = document.createElement("a");
             link.href = base + result.url;
             link.setAttribute("role", "option");
             link.innerHTML = "<span></span><small></small>";
             (link.firstChild as HTMLElement).textContent = result.title;
-            (link.lastChild as HTMLElement).textContent = result.page;
+            // A section says its page; a page says what kind of page it is.
+            (link.lastChild as HTMLElement).textContent = result.page === result.title ? (kindLabels[kindOf(result.url)] ?? "") : result.page;
             item.append(link);
             return item;
           })
-        : [Object.assign(document.createElement("li"), { className: "search-empty", textContent: "Nothing found" })]),
+        : [Object.assign(document.createElement("li"), { className: "search-empty", role: "option", ariaDisabled: "true", textContent: "Nothing found" })]),
     );
     list.hidden = false;
     input.setAttribute("aria-expanded", "true");
@@ -162,22 +175,96 @@ function setUpSearch(): void {
 }
 
 /**
- * Redoc's sidebar renders its routes as `/tag/operation`, which a new tab or a page under a sub-path resolves against
- * the host. As hash routes (`#/tag/operation`) they open the same section anywhere.
+ * The reference's sample tabs: choosing a language shows it in every operation, and the choice is remembered for the
+ * next page. Arrow keys move between a group's tabs, as the ARIA tabs pattern has it.
  */
-function fixRedocLinks(): void {
-  const redoc = document.getElementById("redoc");
-  if (!redoc) return;
-  const fix = () => {
-    for (const link of redoc.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')) link.setAttribute("href", `#${link.getAttribute("href")}`);
+function setUpTabs(): void {
+  const storageKey = "content-scraper.sampleLanguage";
+  const choose = (language: string, focus?: HTMLElement) => {
+    for (const tab of document.querySelectorAll<HTMLElement>('.sample-tabs [role="tab"]')) {
+      const selected = tab.dataset.language === language;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+    }
+    for (const panel of document.querySelectorAll<HTMLElement>(".sample-tabs .tab-panel")) panel.classList.toggle("active", panel.dataset.language === language);
+    focus?.focus();
   };
-  fix();
-  new MutationObserver(fix).observe(redoc, { subtree: true, childList: true, attributes: true, attributeFilter: ["href"] });
+  try {
+    const saved = localStorage.getItem(storageKey);
+    if (saved && document.querySelector(`.sample-tabs [role="tab"][data-language="${CSS.escape(saved)}"]`)) choose(saved);
+  } catch {
+    // No storage: the first language.
+  }
+  const remember = (language: string) => {
+    try {
+      localStorage.setItem(storageKey, language);
+    } catch {
+      // No storage: the choice lasts for this page.
+    }
+  };
+  document.addEventListener("click", (event) => {
+    const tab = (event.target as Element).closest<HTMLElement>('.sample-tabs [role="tab"]');
+    if (!tab?.dataset.language) return;
+    choose(tab.dataset.language);
+    remember(tab.dataset.language);
+  });
+  document.addEventListener("keydown", (event) => {
+    const tab = (event.target as Element).closest?.<HTMLElement>('.sample-tabs [role="tab"]');
+    if (!tab || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    const tabs = [...(tab.parentElement?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])];
+    const at = tabs.indexOf(tab);
+    const next = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[event.key] ?? at;
+    const target = tabs[(next + tabs.length) % tabs.length] as HTMLElement;
+    event.preventDefault();
+    choose(target.dataset.language ?? "", target);
+    remember(target.dataset.language ?? "");
+  });
+}
+
+/** "Copy page as Markdown": the page's `.md` beside it. Where it cannot be fetched (a page opened from disk), it opens. */
+function setUpCopyPage(): void {
+  const button = document.querySelector<HTMLButtonElement>(".copy-page");
+  const href = button?.dataset.markdown;
+  if (!button || !href) return;
+  button.addEventListener("click", async () => {
+    let text: string;
+    try {
+      const response = await fetch(href);
+      if (!response.ok) throw new Error(String(response.status));
+      text = await response.text();
+    } catch {
+      location.href = href;
+      return;
+    }
+    await copyText(text);
+    button.textContent = "Copied";
+    setTimeout(() => {
+      button.textContent = "Copy page as Markdown";
+    }, 1500);
+  });
+}
+
+/** `/` and Ctrl+K (⌘K) focus the search box from anywhere but a field being typed in. */
+function setUpSearchShortcut(): void {
+  const input = document.querySelector<HTMLInputElement>("#search-input");
+  if (!input) return;
+  document.addEventListener("keydown", (event) => {
+    const target = event.target as HTMLElement;
+    const typing = target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+    const slash = event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey;
+    const k = event.key.toLowerCase() === "k" && (event.ctrlKey || event.metaKey);
+    if (!slash && !k) return;
+    event.preventDefault();
+    input.focus();
+    input.select();
+  });
 }
 
 setUpTheme();
 setUpMenu();
 setUpCopyButtons();
 setUpSearch();
-fixRedocLinks();
+setUpSearchShortcut();
+setUpTabs();
+setUpCopyPage();
 startTryIt();

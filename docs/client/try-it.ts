@@ -22,6 +22,7 @@ interface Data {
   api: string;
   baseUrl: string;
   credential: string;
+  bearer: boolean;
   operations: Operation[];
 }
 
@@ -107,17 +108,22 @@ async function send(form: HTMLFormElement, operation: Operation, output: HTMLEle
   }
 }
 
-/** Wires the console of a reference page, if the page has one. */
+/** The operation whose section is in view: the last one whose heading has passed the top quarter of the screen. */
+function operationInView(operations: Operation[]): Operation | undefined {
+  let found: Operation | undefined;
+  for (const operation of operations) {
+    const heading = document.getElementById(operation.route.slice(1));
+    if (heading && heading.getBoundingClientRect().top < innerHeight / 4) found = operation;
+  }
+  return found ?? operations[0];
+}
+
+/** Wires the console of a reference page, if the page has one: each operation's "Try it" opens it on that operation. */
 export function startTryIt(): void {
   const dialog = document.getElementById("try-it") as HTMLDialogElement | null;
-  const opener = document.querySelector<HTMLButtonElement>(".try-button");
   const source = document.getElementById("try-it-data");
-  if (!dialog || !opener || !source) return;
+  if (!dialog || !source) return;
   const data = JSON.parse(source.textContent ?? "{}") as Data;
-  if (!data.operations.length) {
-    opener.hidden = true;
-    return;
-  }
   const form = dialog.querySelector("form") as HTMLFormElement;
   const select = field<HTMLSelectElement>(form, "operation");
   const output = dialog.querySelector(".try-it-response") as HTMLElement;
@@ -125,17 +131,19 @@ export function startTryIt(): void {
   select.replaceChildren(...data.operations.map(({ operationId, summary, method }) => new Option(`${method} ${summary}`, operationId)));
   const current = () => data.operations.find(({ operationId }) => operationId === select.value) as Operation;
   select.addEventListener("change", () => render(form, current()));
-  opener.addEventListener("click", () => {
-    const route = decodeURIComponent(location.hash.slice(1)).toLowerCase();
-    const inView = data.operations.find((operation) => route.startsWith(operation.route.slice(1)));
-    if (inView) select.value = inView.operationId;
+  document.addEventListener("click", (event) => {
+    const opener = (event.target as Element).closest<HTMLButtonElement>(".try-button");
+    if (!opener) return;
+    const chosen = data.operations.find(({ operationId }) => operationId === opener.dataset.operation) ?? operationInView(data.operations);
+    if (chosen) select.value = chosen.operationId;
     let saved: { baseUrl?: string } = {};
     try {
       saved = JSON.parse(localStorage.getItem(storageKey) ?? "{}");
     } catch {
       // No storage: the defaults.
     }
-    field<HTMLInputElement>(form, "baseUrl").value = saved.baseUrl ?? data.baseUrl;
+    // A remembered address is one the console sent to; anything else (an older page's choice) gives way to the default.
+    field<HTMLInputElement>(form, "baseUrl").value = saved.baseUrl && isLoopback(saved.baseUrl) ? saved.baseUrl : data.baseUrl;
     field<HTMLInputElement>(form, "credential").value = data.credential;
     render(form, current());
     output.textContent = "";
@@ -144,11 +152,14 @@ export function startTryIt(): void {
   form.addEventListener("submit", (event) => {
     if ((event.submitter as HTMLButtonElement | null)?.value !== "send") return;
     event.preventDefault();
-    try {
-      // The base URL only: a key or token typed here is never stored.
-      localStorage.setItem(storageKey, JSON.stringify({ baseUrl: field<HTMLInputElement>(form, "baseUrl").value }));
-    } catch {
-      // No storage: nothing to remember.
+    const baseUrl = field<HTMLInputElement>(form, "baseUrl").value;
+    if (isLoopback(baseUrl)) {
+      try {
+        // The base URL only, and only one the console sends to: a key or token typed here is never stored.
+        localStorage.setItem(storageKey, JSON.stringify({ baseUrl }));
+      } catch {
+        // No storage: nothing to remember.
+      }
     }
     void send(form, current(), output);
   });

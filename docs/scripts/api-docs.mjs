@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { Application, Comment, ReflectionKind } from "typedoc";
-import { docsDir, redocRoute, repoDir } from "./site.mjs";
+import { docsDir, referenceAnchor, repoDir } from "./site.mjs";
 
 /** Each package's entry points: `{ module: "@content-scraper/platform/oauth", file: <declarations> }`. */
 export function entryPoints(pkg) {
@@ -137,9 +137,10 @@ function parameterList(signature) {
   return described.map((parameter) => `- \`${parameter.name}\`: ${text(parameter.comment.summary)}`).join("\n");
 }
 
+/** A class's or interface's members a reader calls by name: not inherited, private, `#private`, symbol-keyed or `toJSON`. */
 function publicMembers(reflection) {
   return (reflection.children ?? []).filter(
-    (member) => !member.inheritedFrom && !member.flags.isPrivate && !member.flags.isProtected && !member.name.startsWith("#") && member.name !== "toJSON",
+    (member) => !member.inheritedFrom && !member.flags.isPrivate && !member.flags.isProtected && !/^[#[]/.test(member.name) && member.name !== "toJSON",
   );
 }
 
@@ -155,7 +156,7 @@ function focusedList(reflection, { focused, referencePage }) {
     .flatMap(([platform, methods]) =>
       methods.map(({ method, summary, tag, operationId, bodyRequired }) => {
         const call = `${reflection.name}(scraper, "${platform}").${method}(${bodyRequired ? "body" : "body?"}, options?)`;
-        return `- \`${call}\`: [${summary}](../../${referencePage}${redocRoute(tag, operationId)})`;
+        return `- \`${call}\`: [${summary}](../../${referencePage}${referenceAnchor(tag, operationId)})`;
       }),
     )
     .join("\n");

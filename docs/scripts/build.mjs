@@ -1,23 +1,25 @@
-// Builds the docs site into dist/: a Redoc reference page per surface in spec/dist (with request samples and a try-it
-// console), the guides, the error-code page, each published package's overview and API (TypeDoc), the changelog, the
-// offline search index, llms.txt and llms-full.txt. Everything the pages load is in dist/ or inline, so the site works
-// offline, from a server under any path, and from file://.
+// Builds the docs site into dist/: a reference page per surface in spec/dist (static HTML, with request samples and a
+// try-it console), the guides, the error codes (an index and a page per code), each published package's overview and
+// API (TypeDoc), the changelog, the offline search index, llms.txt and llms-full.txt, and beside every page its
+// Markdown (`page.md`). Everything the pages load is in dist/, so the site works offline, from a server under any path,
+// and from file://.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { LegacyClient, PlatformClient } from "@content-scraper/platform";
 import { build as bundle } from "esbuild";
 import { apiMarkdown, readDeclarations, symbolLinks } from "./api-docs.mjs";
 import { changelogMarkdown } from "./changelog.mjs";
-import { errorsMarkdown, errorsPage } from "./errors.mjs";
+import { errorCodePages, errorsMarkdown, errorsPage } from "./errors.mjs";
 import { llmsFull, llmsIndex } from "./llms.mjs";
+import { markdownVersion } from "./markdown-version.mjs";
+import { highlightCss } from "./highlight.mjs";
 import { firstParagraph, renderMarkdown } from "./pages.mjs";
-import { buildReference, renderCopy } from "./reference.mjs";
+import { referenceMarkdown } from "./reference.mjs";
 import { focusedMethods, languages, samplesFor } from "./samples.mjs";
-import { pageSections, searchIndexScript } from "./search.mjs";
-import { colourScheme, distDir, docsDir, escapeHtml, forIntegrators, guideList, guides, overviewGuides, packages, redocRoute, repoDir, siteHeader, surfaces } from "./site.mjs";
-import { tryItData } from "./try-it-data.mjs";
+import { searchDocuments, searchIndexScript } from "./search.mjs";
+import { colourScheme, distDir, docsDir, escapeHtml, forIntegrators, guideList, guides, overviewGuides, packages, repoDir, siteHeader, surfaces } from "./site.mjs";
+import { tryItDialog, tryItData } from "./try-it-data.mjs";
 
 const run = promisify(execFile);
 const tsc = `${docsDir}node_modules/typescript/bin/tsc`;
@@ -57,12 +59,33 @@ async function checkTypes() {
   }
 }
 
-/** The Markdown sources of every page but the reference: `{ page, markdown }` in reading (previous/next) order. */
-async function sources(modules, links) {
+/** The guides about a surface, `{ title, page }`, in reading order. */
+const guidesAbout = (api) =>
+  Promise.all(
+    guideList
+      .filter(({ surfaces: list }) => list.includes(api))
+      .map(async ({ name }) => ({ page: `guides/${name}.html`, title: /^# (.+)$/m.exec(await readFile(`${docsDir}pages/guides/${name}.md`, "utf8"))[1] })),
+  );
+
+/**
+ * The Markdown sources of every page: `{ page, markdown }` in reading (previous/next) order. A reference page carries
+ * its surface (`reference`), for the try-it console; a code's page its `code`.
+ */
+async function sources(modules, links, allSamples) {
   const read = (path) => readFile(path, "utf8");
   const list = [{ page: "index.html", markdown: await read(`${docsDir}pages/index.md`) }];
   for (const guide of guides) list.push({ page: `guides/${guide}.html`, markdown: await read(`${docsDir}pages/guides/${guide}.md`) });
+  for (const surface of references) {
+    const about = await guidesAbout(surface.api);
+    const markdown = referenceMarkdown(surface, {
+      samples: allSamples.get(surface.api),
+      guides: [...about, { title: "Error codes", page: errorsPage }],
+      pagingGuide: about.find(({ page }) => page === "guides/catalog-walks.html"),
+    });
+    list.push({ page: surface.page, markdown, reference: surface });
+  }
   list.push({ page: errorsPage, markdown: errorsMarkdown(references) });
+  list.push(...errorCodePages(references));
   for (const pkg of published) {
     const guide = overviewGuides[pkg.dir];
     const overview = guide
@@ -74,7 +97,9 @@ async function sources(modules, links) {
     const options = { reference: `[API reference](../../${referencePage})`, referencePage, focused: scraper ? focusedMethods(scraper.description) : {} };
     list.push({ page: pkg.apiPage, markdown: apiMarkdown(pkg, modules, links, options), pkg });
   }
-  list.push({ page: "changelog.html", markdown: await changelogMarkdown([{ name: "@content-scraper/spec", dir: "spec" }, ...published.map(({ name, dir }) => ({ name, dir: `packages/${dir}` }))]) });
+  const spec = JSON.parse(await read(`${repoDir}spec/package.json`));
+  const released = [{ name: spec.name, dir: "spec", version: spec.version }, ...published.map(({ name, dir, manifest }) => ({ name, dir: `packages/${dir}`, version: manifest.version }))];
+  list.push({ page: "changelog.html", markdown: await changelogMarkdown(released, references) });
   return list;
 }
 
@@ -91,6 +116,8 @@ function navigation(page, root, titles) {
     `<ul>${published.map((pkg) => `${link(pkg.page, pkg.name).slice(0, -5)}<ul class="sub">${link(pkg.apiPage, "API")}</ul></li>`).join("")}</ul>`,
     "<h2>Releases</h2>",
     `<ul>${link("changelog.html", "Changelog")}</ul>`,
+    "<h2>For agents</h2>",
+    `<ul>${link("llms.txt", "llms.txt")}${link("llms-full.txt", "llms-full.txt")}</ul>`,
   ].join("");
 }
 
@@ -107,14 +134,14 @@ function pager(list, index, root) {
   return links ? `<nav class="pager" aria-label="Previous and next">${links}</nav>` : "";
 }
 
-async function buildPages(modules, links) {
+async function buildPages(modules, links, allSamples) {
   const guideNames = (await readdir(`${docsDir}pages/guides`)).filter((file) => file.endsWith(".md")).map((file) => file.slice(0, -3));
   if (guideNames.sort().join() !== [...guides].sort().join()) {
     throw new Error(`pages/guides/ has ${guideNames.join(", ")}; the guide list in scripts/site.mjs has ${guides.join(", ")}`);
   }
   const layout = await readFile(`${docsDir}templates/page.html`, "utf8");
   const used = new Set();
-  const list = await sources(modules, links);
+  const list = await sources(modules, links, allSamples);
   const rendered = await Promise.all(
     list.map(async (entry) => {
       const root = "../".repeat(entry.page.split("/").length - 1);
@@ -122,76 +149,37 @@ async function buildPages(modules, links) {
     }),
   );
   const titles = Object.fromEntries(rendered.map(({ page, title }) => [page, title]));
+  // A code's page is reached from the index and the reference: previous/next walk the pages of the navigation.
+  const walked = rendered.filter(({ code }) => !code);
   await Promise.all(
-    rendered.map(async (entry, index) => {
-      const { page, root, title, html, toc, markdown } = entry;
+    rendered.map(async (entry) => {
+      const { page, root, title, html, toc, markdown, reference } = entry;
       const summary = firstParagraph(markdown) || title;
+      const markdownPage = page.replace(/\.html$/, ".md");
       const values = {
         title: escapeHtml(title),
-        summary: escapeHtml(summary.replace(/[`*_[\]]|\(.*?\)/g, "")),
+        summary: escapeHtml(summary.replace(/[`*[\]]|\(.*?\)|<[^>]+>/g, "")),
         root,
         scheme: colourScheme,
         header: siteHeader(root),
         nav: navigation(page, root, titles),
+        markdown: markdownPage.split("/").at(-1),
         content: html,
-        pager: pager(rendered, index, root),
+        pager: entry.code ? "" : pager(walked, walked.indexOf(entry), root),
         toc: tableOfContents(toc),
+        extra: reference ? tryItDialog(tryItData(reference, allSamples.get(reference.api))) : "",
+        bodyClass: reference ? "reference" : "",
       };
       await mkdir(`${distDir}/${page.split("/").slice(0, -1).join("/")}`, { recursive: true });
       await writeFile(`${distDir}/${page}`, layout.replace(/\{\{(\w+)\}\}/g, (_match, key) => values[key]));
+      await writeFile(`${distDir}/${markdownPage}`, await markdownVersion(markdown, page, references));
     }),
   );
   const snippets = (await readdir(`${docsDir}snippets`, { recursive: true })).filter((file) => file.endsWith(".ts"));
   const unused = snippets.map((file) => file.slice(0, -3)).filter((name) => !used.has(name));
   if (unused.length) throw new Error(`snippets no page shows: ${unused.join(", ")}`);
-  console.log(`pages: ${rendered.length}, snippets: ${used.size}`);
-  return { rendered, navigationFor: (page, root) => navigation(page, root, titles) };
-}
-
-async function buildReferences(allSamples, navigationFor) {
-  const workDir = await mkdtemp(`${tmpdir()}/content-scraper-docs-`);
-  try {
-    await Promise.all(
-      references.map(async (surface) => {
-        const about = guideList.filter(({ surfaces: list }) => list.includes(surface.api)).map(({ name }) => ({ name, page: `guides/${name}.html` }));
-        const titled = await Promise.all(about.map(async ({ name, page }) => ({ page, title: /^# (.+)$/m.exec(await readFile(`${docsDir}pages/guides/${name}.md`, "utf8"))[1] })));
-        const copy = renderCopy(surface, {
-          samples: allSamples.get(surface.api),
-          guides: [...titled, { title: "Error codes", page: errorsPage }],
-          pagingGuide: titled.find(({ page }) => page === "guides/catalog-walks.html"),
-        });
-        const nav = `<nav class="side-nav" id="site-nav" aria-label="Contents">${navigationFor(surface.page, "../")}</nav>`;
-        await buildReference(surface, copy, workDir, `${siteHeader("../")}${nav}`);
-        const data = JSON.stringify(tryItData(surface, allSamples.get(surface.api))).replace(/</g, "\\u003c");
-        const output = `${distDir}/${surface.page}`;
-        const html = await readFile(output, "utf8");
-        // Before the page's own </body>: Redoc's inline bundle contains the string too.
-        const end = html.lastIndexOf("</body>");
-        await writeFile(output, `${html.slice(0, end)}<script type="application/json" id="try-it-data">${data}</script>\n${html.slice(end)}`);
-      }),
-    );
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
-  console.log(`references: ${references.map(({ page }) => page).join(", ")}`);
-}
-
-/** The search documents: each section of each page, and each operation of each reference page. */
-function searchDocuments(rendered) {
-  const operations = references.flatMap(({ page, title, description }) =>
-    Object.values(description.paths ?? {}).flatMap((item) =>
-      Object.entries(item)
-        .filter(([, operation]) => operation?.operationId)
-        .map(([method, operation]) => ({
-          url: `${page}${redocRoute(operation.tags?.[0] ?? "", operation.operationId)}`,
-          title: operation.summary ?? operation.operationId,
-          page: title,
-          keywords: `${operation.operationId} ${method.toUpperCase()} ${Object.keys(description.paths).find((path) => description.paths[path] === item)}`,
-          text: (operation.description ?? "").slice(0, 2000),
-        })),
-    ),
-  );
-  return [...rendered.flatMap(pageSections), ...operations];
+  console.log(`pages: ${rendered.length} (each with its .md), snippets: ${used.size}`);
+  return rendered;
 }
 
 await rm(distDir, { recursive: true, force: true });
@@ -199,13 +187,18 @@ await mkdir(`${distDir}/assets`, { recursive: true });
 const allSamples = await writeSamples();
 const modules = await readDeclarations(published);
 const links = symbolLinks(modules);
-const [{ rendered, navigationFor }] = await Promise.all([
-  buildPages(modules, links),
-  readFile(`${docsDir}templates/site.css`, "utf8").then((css) => writeFile(`${distDir}/assets/site.css`, css)),
+const [rendered] = await Promise.all([
+  buildPages(modules, links, allSamples),
   bundle({ entryPoints: [`${docsDir}client/site.ts`], bundle: true, format: "iife", minify: true, target: "es2022", outfile: `${distDir}/assets/site.js`, logLevel: "warning" }),
+  checkTypes(),
 ]);
-await Promise.all([checkTypes(), buildReferences(allSamples, navigationFor)]);
-await writeFile(`${distDir}/assets/search-index.js`, searchIndexScript(searchDocuments(rendered)));
+// A surface's pages weigh by how many guides are about it: the scraper's codes come before the consent bridge's.
+const guidesPer = (api) => guideList.filter(({ surfaces: list }) => list.includes(api)).length;
+const mostGuides = Math.max(...references.map(({ api }) => guidesPer(api)));
+// The site's styles, and the colours of every highlighted token the pages use.
+await writeFile(`${distDir}/assets/site.css`, `${await readFile(`${docsDir}templates/site.css`, "utf8")}\n/* Highlighted tokens */\n${highlightCss()}\n`);
+await writeFile(`${distDir}/assets/search-index.js`, searchIndexScript(searchDocuments(rendered, (api) => 0.8 + (0.2 * guidesPer(api)) / mostGuides)));
 await writeFile(`${distDir}/llms.txt`, llmsIndex({ references, rendered, published }));
-await writeFile(`${distDir}/llms-full.txt`, await llmsFull({ references, rendered, allSamples }));
+await writeFile(`${distDir}/llms-full.txt`, await llmsFull({ references, rendered }));
+console.log(`references: ${references.map(({ page }) => page).join(", ")}`);
 console.log(`packages: ${published.map(({ name }) => name).join(", ")}`);

@@ -1,6 +1,6 @@
 // Gaps: what the reference leaves undocumented carries `x-not-shown` in the descriptions, and the site shows each gap
 // as one callout, "Not documented in v1.3.0: …", where the gap is. The description's own sentence about the gap (the
-// house rules require one, for other tools) is left out of the rendered copy, so the reader meets each gap once.
+// house rules require one, for other tools) is left out of what the pages show, so the reader meets each gap once.
 import { escapeHtml } from "./site.mjs";
 
 /** "in v1.3.0" for a description with a version, nothing for a surface whose version is not documented either. */
@@ -9,7 +9,7 @@ function release(description) {
   return /^\d/.test(version) ? ` in v${version}` : "";
 }
 
-/** The callout for one gap of `description`, as HTML both Markdown and Redoc render as it is. */
+/** The callout for one gap of `description`, as HTML that Markdown keeps as it is. */
 export function notDocumented(description, text) {
   const inline = escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
   return `<div class="not-documented" role="note"><strong>Not documented${release(description)}:</strong> ${inline}</div>`;
@@ -47,32 +47,7 @@ export function withoutGapSentences(text) {
     .trim();
 }
 
-/** The gap as plain text, for the places Redoc shows as text rather than Markdown. */
-function notDocumentedText(description, text) {
+/** The gap as plain text, for code comments and the places that show text rather than Markdown. */
+export function notDocumentedText(description, text) {
   return `Not documented${release(description)}: ${text.replaceAll("`", "")}`;
-}
-
-/**
- * A copy of a bundled description in which every `x-not-shown` node's description says its gap once, as a callout.
- * Redoc prints a server's description as plain text: there the gap is a sentence, and Markdown's backticks go.
- */
-export function markNotShown(description) {
-  const copy = structuredClone(description);
-  const visit = (node, plain = false) => {
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item, plain);
-      return;
-    }
-    if (node === null || typeof node !== "object") return;
-    const gap = node["x-not-shown"];
-    if (typeof gap === "string") {
-      const words = withoutGapSentences(node.description ?? "");
-      node.description = plain
-        ? [words.replaceAll("`", ""), notDocumentedText(description, gap)].filter(Boolean).join(" ")
-        : [words, notDocumented(description, gap)].filter(Boolean).join("\n\n");
-    }
-    for (const [key, value] of Object.entries(node)) visit(value, plain || key === "servers");
-  };
-  visit(copy);
-  return copy;
 }

@@ -8,9 +8,10 @@ import { readFile } from "node:fs/promises";
 import { Marked, Renderer } from "marked";
 import { highlight } from "./highlight.mjs";
 import { notDocumented } from "./not-shown.mjs";
+import { languages } from "./samples.mjs";
 import { distDir, docsDir, escapeHtml } from "./site.mjs";
 
-const marker = /^<!-- (?:(snippet|example|not-documented|sample|output): ([\w/ .-]+?)|references) -->\s*$/;
+const marker = /^<!-- (?:(snippet|example|not-documented|samples?|output|keywords): ([\w/ .,-]+?)|references) -->\s*$/;
 
 /** A page's first paragraph of prose, on one line (for its summary in the page's head and in llms.txt). */
 export const firstParagraph = (markdown) =>
@@ -27,6 +28,33 @@ async function sample(name) {
   return { code, language: name.endsWith(".py") ? "python" : name.endsWith(".sh") ? "sh" : "ts" };
 }
 
+/** An operation's samples (`scraper/shortvideoProfile`) in every language: `[{ id, label, code, language }]`. */
+const operationSamples = (name) => Promise.all(languages.map(async ({ id, label, extension }) => ({ id, label, ...(await sample(`${name}.${extension}`)) })));
+
+/**
+ * An operation's samples as tabs, one language at a time once the site script runs (it remembers the reader's
+ * language across operations and pages). Without JavaScript the tab bar is hidden and every language shows, each
+ * block captioned with its language.
+ */
+async function sampleTabs(name) {
+  const base = `sample-${name.replace(/\W+/g, "-")}`;
+  const list = await operationSamples(name);
+  const tabs = list.map(
+    ({ id, label }, index) =>
+      `<button type="button" role="tab" id="${base}-${id}-tab" aria-controls="${base}-${id}" aria-selected="${index === 0}" tabindex="${index === 0 ? 0 : -1}" data-language="${id}">${escapeHtml(label)}</button>`,
+  );
+  const panels = await Promise.all(
+    list.map(
+      async ({ id, label, code, language }, index) =>
+        `<div class="tab-panel${index === 0 ? " active" : ""}" role="tabpanel" id="${base}-${id}" aria-labelledby="${base}-${id}-tab" data-language="${id}">${await codeBlock(code, language, escapeHtml(label))}</div>`,
+    ),
+  );
+  return `<div class="sample-tabs"><div class="tab-list" role="tablist" aria-label="Request samples">${tabs.join("")}</div>${panels.join("")}</div>\n`;
+}
+
+/** Text of rendered HTML as plain characters again (the contents escape it once). */
+const unescapeHtml = (text) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
 /** Heading ids: lower-case words joined by dashes, numbered when a page repeats one. */
 export function slugger() {
   const seen = new Map();
@@ -38,7 +66,8 @@ export function slugger() {
   };
 }
 
-const languageNames = { sh: "Shell", ts: "TypeScript", python: "Python", json: "JSON", text: "Output" };
+// `example` is JSON shown plain: the reference's example bodies, many and long, load no highlighting markup.
+const languageNames = { sh: "Shell", ts: "TypeScript", python: "Python", json: "JSON", example: "JSON", text: "Output" };
 
 /**
  * A code block: highlighted, with a copy button the site script wires up. Its caption bar (the given caption, else
@@ -112,7 +141,7 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
       if (token.type === "heading") {
         // `## Title {#id}`: the id is given, and the braces are not part of the title.
         const last = token.tokens.at(-1);
-        const [suffix, id] = /\s*\{#([\w.-]+)\}\s*$/.exec(last?.type === "text" ? last.text : "") ?? [];
+        const [suffix, id] = /\s*\{#([\w.:/-]+)\}\s*$/.exec(last?.type === "text" ? last.text : "") ?? [];
         if (suffix) {
           token.id = id;
           last.text = last.text.slice(0, -suffix.length);
@@ -127,6 +156,7 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
           const { code: source, language } = await sample(name);
           blocks.set(token, await codeBlock(source, language));
         }
+        if (match && kind === "samples") blocks.set(token, await sampleTabs(name));
         if (match && kind === "output") {
           const source = code.get(name) ?? (await readFile(`${docsDir}snippets/${name}.ts`, "utf8"));
           blocks.set(token, await codeBlock(promisedOutput(source).join("\n"), "text"));
@@ -137,7 +167,8 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
       heading({ tokens, depth, text, id: given }) {
         const id = given ?? slug(text);
         const content = this.parser.parseInline(tokens);
-        if (depth === 2 || depth === 3) toc.push({ depth, id, text: content.replace(/<[^>]+>/g, "") });
+        // The reference's schemas are many and looked up from the fields that name them, not from the contents.
+        if ((depth === 2 || depth === 3) && !id.startsWith("/schemas/")) toc.push({ depth, id, text: unescapeHtml(content.replace(/<[^>]+>/g, "")) });
         const anchor = depth > 1 ? `<a class="anchor" href="#${id}" aria-label="Link to this section"></a>` : "";
         return `<h${depth} id="${id}">${content}${anchor}</h${depth}>\n`;
       },
@@ -164,6 +195,7 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
         if (blocks.has(token)) return blocks.get(token);
         const [match, kind, name] = marker.exec(token.text.trim()) ?? [];
         if (!match) return token.text;
+        if (kind === "keywords") return "";
         if (kind === "not-documented") {
           const [api, pointer] = name.split(" ");
           const description = surfaces.find((surface) => surface.api === api)?.description;
@@ -183,7 +215,8 @@ export async function renderMarkdown(markdown, { snippets, surfaces, root, symbo
   const title = /^# (.+)$/m.exec(markdown)?.[1];
   if (!title) throw new Error("a page starts with a `# Title` heading");
   const html = await marked.parse(markdown);
-  return { title: title.replace(/[`*_]/g, ""), html, toc };
+  // Emphasis marks and backticks out; an underscore inside a word (`SCRAPER_RATE_LIMITED`) stays.
+  return { title: title.replace(/[`*]|(?<!\w)_|_(?!\w)/g, ""), html, toc };
 }
 
 async function exampleHtml(name, surfaces) {
@@ -209,6 +242,10 @@ export async function expandMarkers(markdown, surfaces) {
     } else if (kind === "sample") {
       const { code, language } = await sample(name);
       lines.push(`\`\`\`${language}`, code.trimEnd(), "```");
+    } else if (kind === "samples") {
+      for (const { label, code, language } of await operationSamples(name)) lines.push(`${label}:`, "", `\`\`\`${language}`, code.trimEnd(), "```", "");
+    } else if (kind === "keywords") {
+      // Search terms only.
     } else if (kind === "output") {
       lines.push("```text", ...promisedOutput(await readFile(`${docsDir}snippets/${name}.ts`, "utf8")), "```");
     } else if (kind === "not-documented") {

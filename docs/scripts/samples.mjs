@@ -1,24 +1,30 @@
 // Request samples for every operation of every surface, generated from the description: the operation table
 // (method, path, timeout, servers, security) and the request examples. Nothing here is written per operation: the
 // rules below are the clients' calling conventions. The build writes them to dist/samples/ (type-checked there) and
-// into the reference pages; test/samples.test.ts runs every one against the sandbox.
+// into the reference pages as tabs; test/samples.test.ts runs every one against the sandbox.
 import { deref, isFocused, operationTable } from "@content-scraper/codegen";
+import { notDocumentedText } from "./not-shown.mjs";
 import { operations } from "./site.mjs";
 
 const methods = ["get", "put", "post", "delete", "patch"];
 
-/** The languages, in the order the reference shows them: file extension, Redoc's highlighting name and tab label. */
+/** The languages, in the order the reference's tabs show them: file extension and tab label. */
 export const languages = [
-  { id: "curl", extension: "sh", lang: "Shell", label: "curl" },
-  { id: "client", extension: "client.ts", lang: "TypeScript", label: "TypeScript (client)" },
-  { id: "fetch", extension: "fetch.ts", lang: "TypeScript", label: "TypeScript (fetch)" },
-  { id: "python", extension: "py", lang: "Python", label: "Python (requests)" },
+  { id: "curl", extension: "sh", label: "curl" },
+  { id: "client", extension: "client.ts", label: "TypeScript (client)" },
+  { id: "fetch", extension: "fetch.ts", label: "TypeScript (fetch)" },
+  { id: "python", extension: "py", label: "Python (requests)" },
 ];
 
-/** The environment variables a surface's samples read: its base URL (as the sandbox prints it) and its credential. */
+/**
+ * The environment variables a surface's samples read: its base URL (as the sandbox prints it) and its credential, of
+ * the scheme the description requires by default (a surface may describe others, such as a client's Basic secret).
+ */
 export function environment(api, description) {
   const prefix = api.toUpperCase().replace(/\W/g, "_");
-  const scheme = Object.values(description.components?.securitySchemes ?? {})[0];
+  const schemes = description.components?.securitySchemes ?? {};
+  const required = Object.keys(description.security?.find((requirement) => Object.keys(requirement).length) ?? {})[0];
+  const scheme = schemes[required] ?? Object.values(schemes)[0];
   const credential = scheme?.type === "oauth2" ? `${prefix}_ACCESS_TOKEN` : `${prefix}_API_KEY`;
   return { baseUrl: `${prefix}_BASE_URL`, credential };
 }
@@ -84,6 +90,10 @@ export function requests(api, description) {
         const [mediaType, media] = Object.entries(requestBody?.content ?? {})[0] ?? [];
         const body = exampleOf(description, deref(description, media));
         if (requestBody?.required && body === undefined) throw new Error(`${operation.operationId}: its request body has no example`);
+        // A body whose fields are a gap: the sample sends the example (an empty object) and says why.
+        // (Only where the example has no fields: a gap about one field or one option leaves a real example.)
+        const placeholder = body === undefined || (typeof body === "object" && body !== null && !Object.keys(body).length);
+        const bodyGap = placeholder ? [requestBody, media, deref(description, media?.schema)].map((node) => node?.["x-not-shown"]).find(Boolean) : undefined;
         const ownServer = rules.server !== undefined;
         return {
           api,
@@ -98,6 +108,7 @@ export function requests(api, description) {
           headers: valued("header"),
           mediaType,
           body,
+          bodyNote: bodyGap && notDocumentedText(description, bodyGap),
           credential: rules.security?.length === 0 ? undefined : env.credential,
           credentialHeader: credentialHeader(description, rules),
           timeoutMs: rules.timeoutMs,
@@ -127,6 +138,19 @@ const shellQuote = (text) => `'${text.replace(/'/g, "'\\''")}'`;
 const query = (request) => (request.query.length ? `?${new URLSearchParams(request.query)}` : "");
 const formBody = (request) => request.mediaType === "application/x-www-form-urlencoded";
 
+/** The names of the environment variables a sample reads: the base URL, and the credential where the operation takes one. */
+const variables = (request) => [request.env.baseUrl, ...(request.credential ? [request.credential] : [])];
+
+/**
+ * The comment lines every sample starts with (`#` or `//`): the variables it reads, and what it does not know about its
+ * body. A reader pasting one sample learns what to set, and no sample sends a placeholder body without saying so.
+ */
+function header(request, comment, names = variables(request)) {
+  const lines = [`Reads ${names.slice(0, -1).join(", ")}${names.length > 1 ? " and " : ""}${names.at(-1)} from the environment.`];
+  if (request.bodyNote) lines.push(`${request.bodyNote.replace(/\.?$/, ".")} This sends the example body, ${JSON.stringify(request.body)}: add the fields your integration needs.`);
+  return lines.map((line) => `${comment} ${line}\n`).join("");
+}
+
 function curl(request) {
   const { env } = request;
   const base = request.basePath ? `\${${env.baseUrl}%${request.basePath}}` : `$${env.baseUrl}`;
@@ -143,7 +167,7 @@ function curl(request) {
       lines.push(`-H "content-type: ${request.mediaType}"`, `--data ${shellQuote(json(request.body))}`);
     }
   }
-  return `${lines.join(" \\\n  ")}\n`;
+  return `${header(request, "#")}${lines.join(" \\\n  ")}\n`;
 }
 
 /** The sample's environment variables, destructured, so the TypeScript reads as plain strings. */
@@ -155,8 +179,7 @@ function tsUrl(request) {
 }
 
 function fetchSample(request) {
-  const { env } = request;
-  const names = [env.baseUrl, ...(request.credential ? [request.credential] : [])];
+  const names = variables(request);
   const headers = Object.fromEntries(request.headers);
   const headerLines = Object.entries(headers).map(([name, value]) => `${json(name)}: ${json(value)}`);
   if (request.credentialHeader) {
@@ -178,7 +201,7 @@ function fetchSample(request) {
     : request.successMedia?.includes("json")
       ? "await response.json()"
       : "await response.text()";
-  return `${tsEnvironment(names)}
+  return `${header(request, "//")}${tsEnvironment(names)}
 const response = await fetch(${tsUrl(request)}, {
   ${init.join(",\n  ")},
 });
@@ -272,9 +295,9 @@ function clientSample(request, methodNames) {
   const { env } = request;
   if (request.api === "scraper") {
     const focused = isFocused(request.rules) ? `import { focusedClient } from "${client.module}/focused";\n` : "";
-    return `import { createScraperClient } from "${client.module}";
+    // createScraperClient() reads both variables itself.
+    return `${header(request, "//", [env.baseUrl, env.credential])}import { createScraperClient } from "${client.module}";
 ${focused}
-// Reads ${env.baseUrl} and ${env.credential}.
 const scraper = createScraperClient();
 const { data, meta } = await ${scraperCall(request)};
 console.log(data, meta.creditsCharged, meta.creditsRemaining);
@@ -287,9 +310,11 @@ console.log(data, meta.creditsCharged, meta.creditsRemaining);
       ? `console.log(response.status, response.headers.get("location"));`
       : "console.log(response.status, data);";
   const result = door ? (redirects(request) ? "{ response }" : "{ data, response }") : "{ data, meta }";
-  return `import { ${client.factory} } from "${client.module}";
+  // The client takes its credential when it is made, whether or not this operation sends it.
+  const names = [env.baseUrl, env.credential];
+  return `${header(request, "//", names)}import { ${client.factory} } from "${client.module}";
 
-${tsEnvironment([env.baseUrl, env.credential])}const ${client.variable} = ${client.factory}(${client.options(env)});
+${tsEnvironment(names)}const ${client.variable} = ${client.factory}(${client.options(env)});
 const ${result} = await ${call};
 ${print}
 `;
@@ -314,7 +339,7 @@ function pythonSample(request) {
   const printsJson = !redirects(request) && request.successMedia?.includes("json");
   const answer = redirects(request) ? `response.headers.get("location")` : printsJson ? "json.dumps(response.json(), indent=2)" : "response.text";
   const imports = [...(printsJson ? ["import json"] : []), "import os", ...(request.basePath ? ["from urllib.parse import urljoin"] : []), "", "import requests"];
-  return `${imports.join("\n")}
+  return `${header(request, "#")}${imports.join("\n")}
 
 response = requests.${request.method.toLowerCase()}(
     ${args.join(",\n    ")},

@@ -74,10 +74,11 @@ export function operations(description) {
 }
 
 /**
- * Redoc's route of a tag or an operation (`#/shortvideo`, `#/focused:-shortvideo/shortvideosearchsuggestions`): the
- * name in lower case, spaces as dashes, punctuation other than `:`, `.`, `_` and `-` dropped, as Redoc makes them.
+ * The id of a tag's or an operation's section on its reference page (`#/shortvideo`,
+ * `#/focused:-shortvideo/shortvideosearchsuggestions`): the route Redoc gave it, so links made for the Redoc pages still
+ * land. The name in lower case, spaces as dashes, punctuation other than `:`, `.`, `_` and `-` dropped.
  */
-export function redocRoute(tag, operationId) {
+export function referenceAnchor(tag, operationId) {
   const slug = (text) =>
     text
       .trim()
@@ -98,7 +99,7 @@ export function siteHeader(root) {
   <nav class="header-links" aria-label="Sections"><a href="${root}guides/quick-start.html">Guides</a><a href="${root}reference/scraper.html">API reference</a><a href="${root}packages/client/index.html">Packages</a></nav>
   <div class="search" role="search">
     <label class="visually-hidden" for="search-input">Search the docs</label>
-    <input id="search-input" class="search-input" type="search" role="combobox" placeholder="Search" autocomplete="off" aria-autocomplete="list" aria-controls="search-results" aria-expanded="false" data-root="${root}">
+    <input id="search-input" class="search-input" type="search" role="combobox" placeholder="Search ( / )" aria-keyshortcuts="/ Control+K Meta+K" autocomplete="off" aria-autocomplete="list" aria-controls="search-results" aria-expanded="false" data-root="${root}">
     <ul id="search-results" class="search-results" role="listbox" aria-label="Search results" hidden></ul>
   </div>
   <button class="theme-button" type="button" aria-pressed="false"><span aria-hidden="true">◐</span><span class="visually-hidden">Dark mode</span></button>
@@ -106,7 +107,7 @@ export function siteHeader(root) {
 }
 
 /**
- * The colour scheme, set before the page paints: the reader's choice (shared with Redoc's, under its key), else the
- * system's. Inline in every page's head.
+ * Set before the page paints, inline in every page's head: the colour scheme (the reader's choice, under the key the
+ * Redoc pages used, else the system's), and `js`, which the styles read to show one sample language at a time.
  */
-export const colourScheme = `<script>try{var m=localStorage.getItem("redoc.colorMode");if(m!=="light"&&m!=="dark")m=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";document.documentElement.classList.add(m)}catch(e){}</script>`;
+export const colourScheme = `<script>document.documentElement.classList.add("js");try{var m=localStorage.getItem("redoc.colorMode");if(m!=="light"&&m!=="dark")m=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";document.documentElement.classList.add(m)}catch(e){}</script>`;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { entryPoints, readDeclarations, symbolLinks, undocumented } from "../scripts/api-docs.mjs";
 import { focusedMethods } from "../scripts/samples.mjs";
-import { distDir, packages, redocRoute, surfaces } from "../scripts/site.mjs";
+import { distDir, packages, referenceAnchor, surfaces } from "../scripts/site.mjs";
 
 const published = await packages();
 const modules = await readDeclarations(published);
@@ -33,7 +33,7 @@ describe("the packages' API reference", () => {
     expect(focused.length).toBeGreaterThan(0);
     const missing = focused.filter(({ platform, method, tag, operationId }) => {
       const section = html.split(`id="focused.focusedClient"`)[1]?.split("<h4")[0] ?? "";
-      return !section.includes(`focusedClient(scraper, &quot;${platform}&quot;).${method}(`) || !section.includes(`href="../../${scraper?.page}${redocRoute(tag, operationId)}"`);
+      return !section.includes(`focusedClient(scraper, &quot;${platform}&quot;).${method}(`) || !section.includes(`href="../../${scraper?.page}${referenceAnchor(tag, operationId)}"`);
     });
     expect(missing.map(({ platform, method }) => `focusedClient(scraper, "${platform}").${method}`)).toEqual([]);
   });

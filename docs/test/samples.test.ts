@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { deref } from "@content-scraper/codegen";
 import { type RunningMock, startMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { environment, languages } from "../scripts/samples.mjs";
+import { environment, languages, requests } from "../scripts/samples.mjs";
 import { distDir, docsDir, operations, surfaces } from "../scripts/site.mjs";
 
 const run = promisify(execFile);
@@ -96,6 +96,17 @@ describe.each(references)("the $api reference's samples", ({ api, description })
     const written = existsSync(`${distDir}/samples/${api}`) ? await readdir(`${distDir}/samples/${api}`) : [];
     const expected = ops.flatMap(({ operationId }) => languages.map(({ extension }) => `${operationId}.${extension}`));
     expect(written.sort()).toEqual(expected.sort());
+  });
+
+  it("say which variables they read, and say so where the body they send stands in for one that is not documented", () => {
+    const wrong = requests(api, description).flatMap((request: { operationId: string; bodyNote?: string }) =>
+      languages.flatMap(({ extension }) => {
+        const text = readFileSync(file(request.operationId, extension), "utf8");
+        const noted = /Not documented[^\n]*This sends the example body/.test(text);
+        return /^(#|\/\/) Reads [A-Z_]+/.test(text) && noted === Boolean(request.bodyNote) ? [] : [`${request.operationId}.${extension}`];
+      }),
+    );
+    expect(wrong).toEqual([]);
   });
 
   if (!ops.length) return;

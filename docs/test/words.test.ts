@@ -1,7 +1,7 @@
-// Words for integrators, checked over the built site: no page shows the descriptions' extension names, the
-// repository's file paths or the language the descriptions are written in ("not shown", "stays open"); every gap reads
-// as the one callout, "Not documented in v1.3.0: …". The reference pages are checked on what Redoc renders: the
-// descriptions, summaries and titles of the copy embedded in the page.
+// Words for integrators, checked over the built site: no page, no page's Markdown (what "Copy page as Markdown" copies)
+// and neither llms file shows the descriptions' extension names, the repository's file paths or the language the
+// descriptions are written in ("not shown", "stays open"); every gap reads as the one callout, "Not documented in
+// v1.3.0: …".
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { distDir, surfaces } from "../scripts/site.mjs";
@@ -46,7 +46,9 @@ function jargon(text: string): string[] {
   return found;
 }
 
-const htmlPages = (readdirSync(distDir, { recursive: true }) as string[]).filter((file) => file.endsWith(".html") && !file.startsWith("reference/"));
+const files = readdirSync(distDir, { recursive: true }) as string[];
+const htmlPages = files.filter((file) => file.endsWith(".html"));
+const markdownPages = files.filter((file) => file.endsWith(".md"));
 
 /** A page's prose: its main content without tags, scripts, styles and code blocks (code is code). */
 function prose(html: string): string {
@@ -77,36 +79,22 @@ describe.each(htmlPages)("%s", (page) => {
   });
 });
 
-/** The strings Redoc shows from a description: titles, summaries, descriptions, example summaries, tag names. */
-function shown(node: unknown, found: string[] = []): string[] {
-  if (Array.isArray(node)) for (const item of node) shown(item, found);
-  else if (node && typeof node === "object") {
-    for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith("x-") && key !== "x-codeSamples") continue;
-      if (["title", "summary", "description", "name", "label"].includes(key) && typeof value === "string") found.push(value);
-      else shown(value, found);
-    }
-  }
-  return found;
-}
-
 describe.each(references)("$page", ({ page }) => {
   const html = readFileSync(`${distDir}/${page}`, "utf8");
-  const definition = /const __redoc_definition = (\{[\s\S]*?\});\n/.exec(html)?.[1];
-
-  it("embeds the description Redoc renders", () => {
-    expect(definition).toBeDefined();
-  });
-
-  it("shows no extension name, file path or authoring language", () => {
-    const texts = shown(JSON.parse(definition ?? "{}"));
-    expect(texts.flatMap(jargon)).toEqual([]);
-  });
 
   it("titles the API for what it is, without a version it does not have", () => {
-    const info = JSON.parse(definition ?? "{}").info;
-    expect(info.title).toMatch(/API/);
-    expect(`${info.title} ${info.version}`).not.toMatch(/not shown/i);
+    const title = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? "";
+    expect(title).toMatch(/API/);
+    expect(prose(html)).not.toMatch(/Version\s+not shown|not shown\s+of the description/i);
+  });
+});
+
+describe.each(markdownPages)("%s", (file) => {
+  const text = readFileSync(`${distDir}/${file}`, "utf8");
+
+  it("shows no extension name, file path, authoring language or markup of the site", () => {
+    expect(jargon(text.replace(/```[\s\S]*?```/g, " "))).toEqual([]);
+    expect(text.match(/<(?:div|button|span|script)\b[^>]*>/g) ?? []).toEqual([]);
   });
 });
 
