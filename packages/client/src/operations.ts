@@ -45,18 +45,33 @@ export function callOperation<Id extends OperationId>(client: ScraperClient, ope
   return client[callThrough](rules, body, options);
 }
 
+/** The options of `walkOperation`: a walk's, and `onPage`, told each page's result (its `meta`) as it arrives. */
+export type OperationWalkOptions<Id extends PagedOperationId> = WalkOptions & { onPage?: ((page: ScraperResult<SuccessData<Id>>) => void) | undefined };
+
 /**
  * The items of any listing of the description (an operation with `x-paging`), from `body` (its request without the
  * cursor) on, resumable like `walkPosts` (`resume: walk.state`). A normalized posts listing yields each post once
  * (`id` + `platform`) and keeps its place by `postKey`; the focused listings name no key, so their items come as they
  * come and keep their place by position.
  */
-export function walkOperation<Id extends PagedOperationId>(client: ScraperClient, operationId: Id, body: OperationWalkBody<Id>, options: WalkOptions = {}): Walk<OperationItem<Id>> {
+export function walkOperation<Id extends PagedOperationId>(
+  client: ScraperClient,
+  operationId: Id,
+  body: OperationWalkBody<Id>,
+  options: OperationWalkOptions<Id> = {},
+): Walk<OperationItem<Id>> {
   checkClient(client, "walkOperation");
   const rules = rulesOf(operationId, true);
-  const fetchPage = pageFetcher<SuccessData<Id>>(client, rules, body, options);
-  if (!Object.hasOwn(operations, rules.operationId)) return walkItems(rules, fetchPage, options, options.signal);
-  const posts = walkItems<SuccessData<Id>, { id: string; platform: string }>(rules, fetchPage, options, options.signal, unseenPost(), postKey);
+  const { onPage, ...walkOptions } = options;
+  if (onPage !== undefined && typeof onPage !== "function") throw new ScraperInputError("onPage", "onPage must be a function.");
+  const fetchEach = pageFetcher<SuccessData<Id>>(client, rules, body, walkOptions);
+  const fetchPage = async (cursor: string | undefined) => {
+    const page = await fetchEach(cursor);
+    onPage?.(page);
+    return page;
+  };
+  if (!Object.hasOwn(operations, rules.operationId)) return walkItems(rules, fetchPage, walkOptions, walkOptions.signal);
+  const posts = walkItems<SuccessData<Id>, { id: string; platform: string }>(rules, fetchPage, walkOptions, walkOptions.signal, unseenPost(), postKey);
   return posts as unknown as Walk<OperationItem<Id>>;
 }
 
@@ -73,4 +88,4 @@ export function walkOperationPages<Id extends PagedOperationId>(
 }
 
 export type { OperationId } from "./rules.js";
-export type { OperationItem, OperationWalkBody, PagedOperationId, RequestBody, SuccessData } from "./types.js";
+export type { OperationItem, OperationWalkBody, PagedOperationId, RequestBody, ScraperResult, SuccessData } from "./types.js";

@@ -68,6 +68,15 @@ describe("walking any listing by its operationId", () => {
     expect(walk.state).toMatchObject({ pages: 2, items: 3, stoppedBecause: "end" });
   });
 
+  it("tells onPage each page's result as it arrives", async () => {
+    server.script(posts);
+    const metas: number[] = [];
+    const walk = walkOperation(scraper(), "shortvideoPosts", { username: "creator" }, { onPage: (page) => metas.push(page.meta.creditsCharged) });
+    for await (const post of walk) if (post.id === "2") expect(metas).toEqual([1]);
+    expect(metas).toEqual([1, 1]);
+    expect(() => walkOperation(scraper(), "shortvideoPosts", { username: "c" }, { onPage: 1 as never })).toThrow(expect.objectContaining({ field: "onPage" }));
+  });
+
   it("resumes exactly from a saved state, keyed on postKey", async () => {
     server.script(posts);
     const first = walkOperation(scraper(), "shortvideoPosts", { username: "creator" });
