@@ -1,0 +1,79 @@
+import { type ScraperBudgetState, type ScraperClient, ScraperApiError, ScraperBudgetError, ScraperError, ScraperInputError } from "@content-scraper/client";
+import type { Redactor } from "@content-scraper/runtime";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { firstBackoffMs } from "./catalog.js";
+import { McpInputError } from "./errors.js";
+
+/** One budget's figures, and what it has left for new calls. */
+export interface BudgetFigures extends ScraperBudgetState {
+  left: number;
+}
+
+/** What is left of the allowance: the least the server's and (where sessions have one) the session's budgets have left. */
+export interface Allowance {
+  left: number;
+  server: BudgetFigures;
+  session?: BudgetFigures;
+}
+
+const figures = (state: ScraperBudgetState): BudgetFigures => ({ ...state, left: Math.max(0, state.maxCredits - state.spent - state.reserved) });
+
+/** The clients a session calls through: the server's (its budget is the server's allowance) and the session's own. */
+export interface SessionClients {
+  server: ScraperClient;
+  /** The server's client, or one `withBudget` derived from it for the session's own allowance. */
+  session: ScraperClient;
+}
+
+/** The allowance as the clients' budgets hold it now. */
+export async function allowanceOf({ server, session }: SessionClients): Promise<Allowance> {
+  const [outer, inner] = await Promise.all([server.budgetState(), session === server ? undefined : session.budgetState()]);
+  // The server refuses a client without a budget before any session starts.
+  const serverFigures = figures(outer as ScraperBudgetState);
+  if (!inner) return { left: serverFigures.left, server: serverFigures };
+  const sessionFigures = figures(inner);
+  return { left: Math.min(serverFigures.left, sessionFigures.left), server: serverFigures, session: sessionFigures };
+}
+
+/** A tool's answer: the structured content, and the same as JSON text for clients that read text only. */
+export function toolResult(structured: Record<string, unknown>, redactor: Redactor, isError = false): CallToolResult {
+  const text = redactor.text(JSON.stringify(structured));
+  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown>, ...(isError ? { isError: true } : {}) };
+}
+
+const defined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/**
+ * What a failed call tells the agent: what happened and what it can do. A refusal of the allowance says what is left; an
+ * error answer carries the service's code, whether it was billed, and when to try again (`retryAfterMs`: the answer's
+ * `Retry-After`, else for a refunded failure the first step of the description's backoff).
+ */
+export function failure(error: unknown, allowance: Allowance | undefined): Record<string, unknown> {
+  if (error instanceof ScraperBudgetError) {
+    const left = allowance?.left ?? Math.max(0, error.budget.maxCredits - error.budget.spent - error.budget.reserved);
+    const message = `${error.operationId} was not sent: it costs ${error.budget.needed} credit(s), and the allowance has ${left} left.`;
+    return { kind: "allowance", operationId: error.operationId, message, needed: error.budget.needed, left };
+  }
+  if (error instanceof ScraperApiError) {
+    const retryAfterMs = error.retryAfterMs ?? (error.retryable ? firstBackoffMs : undefined);
+    return defined({
+      kind: "api",
+      operationId: error.operationId,
+      status: error.status,
+      code: error.code,
+      message: error.serviceMessage,
+      requestId: error.requestId,
+      billed: error.billed,
+      creditsCharged: error.creditsCharged,
+      retryable: error.retryable,
+      retryAfterMs,
+      field: error.field,
+      reason: error.reason,
+      platform: error.platform,
+      identifier: error.identifier,
+    });
+  }
+  if (error instanceof McpInputError || error instanceof ScraperInputError) return { kind: "input", field: error.field, message: error.message };
+  if (error instanceof ScraperError) return defined({ kind: error.name, message: error.message, status: error.status, requestId: error.requestId });
+  return { kind: "internal", message: `the server failed: ${error instanceof Error ? error.message : String(error)}` };
+}
