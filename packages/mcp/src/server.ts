@@ -4,7 +4,6 @@ import { checkNumber, Redactor } from "@content-scraper/runtime";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { allowOperations } from "./allow.js";
-import type { Operation } from "./catalog.js";
 import { McpInputError } from "./errors.js";
 import { callOperationTool } from "./operation-tool.js";
 import { quote, quoteToolDefinition, quoteToolName } from "./quote-tool.js";

@@ -57,10 +57,24 @@ export async function httpClient(url: string) {
   } };
 }
 
+/** A tool's answer, read field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field; the server built them from typed results.
+export type Answer = Record<string, any>;
+
 /** A tool's structured answer (every answer of this server has one). */
-export const structured = (result: unknown) => (result as CallToolResult).structuredContent as Record<string, any>;
+export const structured = (result: unknown) => (result as CallToolResult).structuredContent as Answer;
 
 /** Credits the sandbox charged, by its own ledger (every answer since its last reset). */
 export async function charged(mock: RunningMock): Promise<number> {
   return (await mock.log()).reduce((sum, entry) => sum + (entry.creditsCharged ?? 0), 0);
+}
+
+/** An SDK client on a session of `mcp`, over an in-memory transport (the server in this process). */
+export async function inMemoryClient(mcp: import("../src/index.js").ScraperMcp) {
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.session().connect(serverSide);
+  const client = new Client({ name: "mcp-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
 }

@@ -8,6 +8,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createScraperMcp, McpInputError } from "../src/index.js";
+import type { Answer } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
 const description = JSON.parse(readFileSync(require.resolve("@content-scraper/spec/scraper.json"), "utf8"));
@@ -94,10 +95,9 @@ describe("--allow", () => {
 
   it("offers quote and walk only over what it allows", async () => {
     const tools = await listed(["videositePosts", "shortvideoProfile"]);
-    const quote = tools.find((tool) => tool.name === "quote");
-    const walk = tools.find((tool) => tool.name === "walk");
-    expect((quote?.inputSchema.properties as any).calls.items.properties.tool.enum).toEqual(["shortvideoProfile", "videositePosts"]);
-    expect((walk?.inputSchema.properties as any).operation.enum).toEqual(["videositePosts"]);
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema.properties as Answer;
+    expect(schemaOf("quote").calls.items.properties.tool.enum).toEqual(["shortvideoProfile", "videositePosts"]);
+    expect(schemaOf("walk").operation.enum).toEqual(["videositePosts"]);
   });
 
   it("refuses an entry that names nothing, naming it", async () => {
