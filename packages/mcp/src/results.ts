@@ -35,10 +35,15 @@ export async function allowanceOf({ server, session }: SessionClients): Promise<
   return { left: Math.min(serverFigures.left, sessionFigures.left), server: serverFigures, session: sessionFigures };
 }
 
-/** A tool's answer: the structured content, and the same as JSON text for clients that read text only. */
+/**
+ * A tool's answer: the structured content, and the same as JSON text for clients that read text only. An answer that
+ * holds a credential (a server that echoed the key) is redacted in both.
+ */
 export function toolResult(structured: Record<string, unknown>, redactor: Redactor, isError = false): CallToolResult {
-  const text = redactor.text(JSON.stringify(structured));
-  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) as Record<string, unknown>, ...(isError ? { isError: true } : {}) };
+  const json = JSON.stringify(structured);
+  const text = redactor.text(json);
+  const structuredContent = text === json ? structured : (JSON.parse(text) as Record<string, unknown>);
+  return { content: [{ type: "text", text }], structuredContent, ...(isError ? { isError: true } : {}) };
 }
 
 const defined = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
