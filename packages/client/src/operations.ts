@@ -22,7 +22,7 @@ function checkClient(client: unknown, door: string): asserts client is ScraperCl
 }
 
 /**
- * The fetcher of a listing's pages: `body` with the description's cursor field (`x-paging`'s `request`) set to each
+ * The fetcher of a listing's pages: `body` with the cursor field the description names for the listing set to each
  * page's cursor, sent through `client`'s pipeline with the walk's call options.
  */
 function pageFetcher<Data>(client: ScraperClient, rules: OperationRules, body: unknown, options: WalkOptions) {
@@ -49,10 +49,10 @@ export function callOperation<Id extends OperationId>(client: ScraperClient, ope
 export type OperationWalkOptions<Id extends PagedOperationId> = WalkOptions & { onPage?: ((page: ScraperResult<SuccessData<Id>>) => void) | undefined };
 
 /**
- * The items of any listing of the description (an operation with `x-paging`), from `body` (its request without the
- * cursor) on, resumable like `walkPosts` (`resume: walk.state`). A normalized posts listing yields each post once
- * (`id` + `platform`) and keeps its place by `postKey`; the focused listings name no key, so their items come as they
- * come and keep their place by position.
+ * The items of any listing of the description (an operation whose answer is a page of items), from `body` (its request
+ * without the cursor) on, resumable like `walkPosts` (`resume: walk.state`). A normalized posts listing yields each post
+ * once (`id` + `platform`) and keeps its place by `postKey`; the focused listings name no key, so their items come as
+ * they come and keep their place by position.
  */
 export function walkOperation<Id extends PagedOperationId>(
   client: ScraperClient,

@@ -97,7 +97,7 @@ type PagedId<P extends FocusedPlatform> = {
   [Id in FocusedId<P>]: FocusedOperations[Id] extends { paging: { mode: "cursor" } } ? Id : never;
 }[FocusedId<P>];
 type OperationTable = typeof import("./generated/scraper.operations.js").operations & FocusedOperations;
-/** The operationId of a listing: an operation whose description pages its items (`x-paging`). */
+/** The operationId of a listing: an operation whose answer is a page of items, which the description says how to walk. */
 export type PagedOperationId = { [Id in OperationId]: OperationTable[Id] extends { paging: object } ? Id : never }[OperationId];
 type ItemsField<Id extends OperationId> = OperationTable[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
 /** An item of a listing (a post of `shortvideoPosts`, a video of `shortvideoFavorites`). */
