@@ -1,15 +1,15 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { argumentsObject, choiceArgument, integerArgument, isObject } from "./arguments.js";
 import type { Operation } from "./catalog.js";
+import type { McpToolDefinition } from "./server.js";
 import { McpInputError } from "./errors.js";
-import type { Allowance } from "./results.js";
+import type { Allowance } from "./allowance.js";
 
 export const quoteToolName = "quote";
 const maxCalls = 100;
 const maxTimes = 1_000_000;
 
 /** The quote tool, over the operations `--allow` lets through. */
-export function quoteToolDefinition(operations: readonly Operation[]): Tool {
+export function quoteToolDefinition(operations: readonly Operation[]): McpToolDefinition {
   return {
     name: quoteToolName,
     title: "Price a plan of calls",

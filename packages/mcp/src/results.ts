@@ -1,39 +1,9 @@
-import { type ScraperBudgetState, type ScraperClient, ScraperApiError, ScraperBudgetError, ScraperError, ScraperInputError } from "@content-scraper/client";
+import { ScraperApiError, ScraperBudgetError, ScraperError, ScraperInputError } from "@content-scraper/client";
 import type { Redactor } from "@content-scraper/runtime";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Allowance } from "./allowance.js";
 import { firstBackoffMs } from "./catalog.js";
 import { McpInputError } from "./errors.js";
-
-/** One budget's figures, and what it has left for new calls. */
-export interface BudgetFigures extends ScraperBudgetState {
-  left: number;
-}
-
-/** What is left of the allowance: the least the server's and (where sessions have one) the session's budgets have left. */
-export interface Allowance {
-  left: number;
-  server: BudgetFigures;
-  session?: BudgetFigures;
-}
-
-const figures = (state: ScraperBudgetState): BudgetFigures => ({ ...state, left: Math.max(0, state.maxCredits - state.spent - state.reserved) });
-
-/** The clients a session calls through: the server's (its budget is the server's allowance) and the session's own. */
-export interface SessionClients {
-  server: ScraperClient;
-  /** The server's client, or one `withBudget` derived from it for the session's own allowance. */
-  session: ScraperClient;
-}
-
-/** The allowance as the clients' budgets hold it now. */
-export async function allowanceOf({ server, session }: SessionClients): Promise<Allowance> {
-  const [outer, inner] = await Promise.all([server.budgetState(), session === server ? undefined : session.budgetState()]);
-  // The server refuses a client without a budget before any session starts.
-  const serverFigures = figures(outer as ScraperBudgetState);
-  if (!inner) return { left: serverFigures.left, server: serverFigures };
-  const sessionFigures = figures(inner);
-  return { left: Math.min(serverFigures.left, sessionFigures.left), server: serverFigures, session: sessionFigures };
-}
 
 /**
  * A tool's answer: the structured content, and the same as JSON text for clients that read text only. An answer that

@@ -7,7 +7,8 @@ import { allowOperations } from "./allow.js";
 import { McpInputError } from "./errors.js";
 import { callOperationTool } from "./operation-tool.js";
 import { quote, quoteToolDefinition, quoteToolName } from "./quote-tool.js";
-import { type Allowance, allowanceOf, failure, type SessionClients, toolResult } from "./results.js";
+import { type Allowance, allowanceOf, type SessionClients } from "./allowance.js";
+import { failure, toolResult } from "./results.js";
 import { walkTool, walkToolDefinition, walkToolName } from "./walk-tool.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -29,12 +30,33 @@ export interface ScraperMcpOptions {
   redactor?: Redactor | undefined;
 }
 
+/** A tool as `tools/list` answers it. */
+export interface McpToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  /** A JSON Schema (2020-12) of the tool's arguments. */
+  inputSchema: { type: "object"; [keyword: string]: unknown };
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean };
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * One session: an MCP server of the official SDK, for one transport. Its declarations stay the SDK's own (a consumer
+ * type-checks none of them through this package: some name DOM types a Node-only project does not have).
+ */
+export interface McpSession {
+  /** Serves the session over one of the SDK's transports (`StdioServerTransport`, `StreamableHTTPServerTransport`, `InMemoryTransport`). */
+  connect(transport: object): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** The MCP server: its tools, and a session for each transport. */
 export interface ScraperMcp {
   /** What `tools/list` answers: one tool per allowed operation, generated from the description, plus `quote` and `walk`. */
-  readonly tools: readonly Tool[];
+  readonly tools: readonly McpToolDefinition[];
   /** An MCP server for one session (one transport), its allowance inside the server's. */
-  session(): Server;
+  session(): McpSession;
 }
 
 const inputError = (field: string, message: string) => new McpInputError(field, message);
@@ -68,7 +90,7 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
   const operations = allowOperations(options.allow);
   const byName = new Map(operations.map((operation) => [operation.tool.name, operation]));
   const listings = new Map(operations.filter(({ rules }) => rules.paging).map((operation) => [operation.rules.operationId, operation]));
-  const tools: Tool[] = [...operations.map(({ tool }) => tool as Tool), quoteToolDefinition(operations), ...(listings.size > 0 ? [walkToolDefinition([...listings.values()])] : [])];
+  const tools: McpToolDefinition[] = [...operations.map(({ tool }) => tool), quoteToolDefinition(operations), ...(listings.size > 0 ? [walkToolDefinition([...listings.values()])] : [])];
   const serverInstructions = instructions(await allowanceOf({ server: client, session: client }), sessionMaxCredits, sandbox);
 
   /** One tool call: its answer with the allowance left, or a tool error saying what happened and what is left. */
@@ -98,7 +120,7 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
     session() {
       const clients = { server: client, session: sessionMaxCredits === undefined ? client : client.withBudget({ maxCredits: sessionMaxCredits }) };
       const server = new Server({ name: "content-scraper", title: "Content Scraper API", version }, { capabilities: { tools: {} }, instructions: serverInstructions });
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as Tool[] }));
       server.setRequestHandler(CallToolRequestSchema, (request, extra) => call(clients, request.params.name, request.params.arguments, extra.signal));
       return server;
     },

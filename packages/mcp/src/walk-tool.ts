@@ -1,8 +1,8 @@
 import type { ScraperClient, ScraperMeta } from "@content-scraper/client";
 import { type PagedOperationId, walkOperation } from "@content-scraper/client/operations";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { argumentsObject, choiceArgument, integerArgument, isObject, stringArgument, stringsArgument } from "./arguments.js";
 import type { Operation } from "./catalog.js";
+import type { McpToolDefinition } from "./server.js";
 import { McpInputError } from "./errors.js";
 import { checkedBody } from "./operation-tool.js";
 import { project } from "./projection.js";
@@ -15,7 +15,7 @@ export const maxPagesPerCall = 20;
 const maxFields = 50;
 
 /** The walk tool, over the listings `--allow` lets through (operations with `x-paging`). */
-export function walkToolDefinition(listings: readonly Operation[]): Tool {
+export function walkToolDefinition(listings: readonly Operation[]): McpToolDefinition {
   return {
     name: walkToolName,
     title: "Walk a listing a page at a time",
