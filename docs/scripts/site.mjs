@@ -16,6 +16,7 @@ export const guideList = [
   { name: "quick-start", surfaces: ["scraper"] },
   { name: "catalog-walks", surfaces: ["scraper"] },
   { name: "catalog-exports", surfaces: ["scraper"] },
+  { name: "mcp-server", surfaces: ["scraper"] },
   { name: "errors-retries-billing", surfaces: ["scraper"] },
   { name: "rate-limits", surfaces: ["scraper", "platform", "platform-legacy", "connect"] },
   { name: "sandbox", surfaces: ["scraper", "platform", "platform-legacy", "connect"] },

@@ -1,4 +1,4 @@
-import { type Answer, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, parseJson, send } from "@content-scraper/runtime";
+import { type Answer, type CreditReservation, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, parseJson, send } from "@content-scraper/runtime";
 import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
 import {
   apiError,
@@ -13,7 +13,15 @@ import {
 } from "./exchange.js";
 import { CreditBudget, credentialKey, Ledger, type ScraperBudgetState, type ScraperUsage } from "./ledger.js";
 import { envelopeProblem, type SuccessEnvelope, successMeta } from "./meta.js";
-import { checkCallOptions, pageCallOptions, type ResolvedOptions, resolveOptions, type ScraperClientOptions } from "./options.js";
+import {
+  type BudgetOptions,
+  checkCallOptions,
+  pageCallOptions,
+  type ResolvedOptions,
+  resolveBudget,
+  resolveOptions,
+  type ScraperClientOptions,
+} from "./options.js";
 import { apiKey, isNormalizedId, type OperationRules, operation, platformsWith } from "./rules.js";
 import type {
   AudienceData,
@@ -34,34 +42,46 @@ import type {
 } from "./types.js";
 import { postKey, unseenPost, type Walk, walkItems, walkPages } from "./walk.js";
 
-/** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one budget, one ledger. */
+/** What a client shares with the clients `withOptions` derives from it: one key, one bucket, one ledger. */
 interface Family {
   options: ResolvedOptions;
   auth: Readonly<Record<string, string>>;
   ledger: Ledger;
-  budget: CreditBudget | undefined;
   send: ExchangeConfig["send"];
 }
 
-function createFamily(options: ScraperClientOptions): Family {
-  const resolved = resolveOptions(options);
-  const { redactor } = resolved;
+/**
+ * A store key: the one given, else a digest of the API key in a store shared beyond the client (so clients of one key
+ * meet there), else the plain prefix in a store of the client's own.
+ */
+function storeKey(prefix: string, given: string | undefined, shared: boolean, apiKeyValue: string): string | Promise<string> {
+  return given ?? (shared ? credentialKey(prefix, apiKeyValue) : prefix);
+}
+
+function createFamily(resolved: ResolvedOptions): Family {
+  const { redactor, rateLimit } = resolved;
   const ledger = new Ledger();
-  const keyFor = (prefix: string, given: string | undefined, shared: boolean) =>
-    given ?? (shared ? credentialKey(prefix, resolved.apiKey) : prefix);
-  const { rateLimit, budget } = resolved;
   const pacer = rateLimit
-    ? new Pacer(rateLimit.store ?? memoryRateLimitStore(), keyFor("scraper-rate", rateLimit.key, rateLimit.store !== undefined), rateLimit)
+    ? new Pacer(rateLimit.store ?? memoryRateLimitStore(), storeKey("scraper-rate", rateLimit.key, rateLimit.store !== undefined, resolved.apiKey), rateLimit)
     : null;
   return {
     options: resolved,
     auth: { [apiKey.name]: resolved.apiKey },
     ledger,
-    budget: budget
-      ? new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(keyFor("scraper-budget", budget.key, budget.store !== undefined)), budget.maxCredits)
-      : undefined,
     send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks, redactor),
   };
+}
+
+/** A checked `budget` as the budget it stands for, in its store (a memory store of its own by default). */
+function creditBudget(budget: NonNullable<ResolvedOptions["budget"]>, apiKeyValue: string): CreditBudget {
+  const key = storeKey("scraper-budget", budget.key, budget.store !== undefined, apiKeyValue);
+  return new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(key), budget.maxCredits);
+}
+
+/** One budget's hold on a call: released (settled at 0) if a later budget refuses the call. */
+interface Hold {
+  budget: CreditBudget;
+  reservation: CreditReservation;
 }
 
 /** A call's answer, judged: the success envelope, or the error the call fails with, and what the service charged. */
@@ -72,9 +92,12 @@ interface Verdict {
   charged: number;
 }
 
-/** The hidden option `withOptions` derives a client through: its family and call defaults. Not exported from the package. */
+/**
+ * The hidden option `withOptions` and `withBudget` derive a client through: its family, call defaults and budgets.
+ * Not exported from the package.
+ */
 const derived = Symbol("derived");
-type Derived = { [derived]?: { family: Family; defaults: CallDefaults } };
+type Derived = { [derived]?: { family: Family; defaults: CallDefaults; budgets: readonly CreditBudget[] } };
 
 /**
  * One request of the typed `api` door (`@content-scraper/client/api`) through a client's pipeline, as the operation
@@ -100,10 +123,19 @@ export class ScraperClient {
   // Private fields: neither util.inspect nor JSON.stringify can reach the key.
   readonly #family: Family;
   readonly #config: ExchangeConfig;
+  /** The budgets every call must fit, outermost first: the client's own `budget`, then those `withBudget` added. */
+  readonly #budgets: readonly CreditBudget[];
 
   constructor(options: ScraperClientOptions = {}) {
     const from = (options as Derived)?.[derived];
-    this.#family = from?.family ?? createFamily(options);
+    if (from) {
+      this.#family = from.family;
+      this.#budgets = from.budgets;
+    } else {
+      const resolved = resolveOptions(options);
+      this.#family = createFamily(resolved);
+      this.#budgets = resolved.budget ? [creditBudget(resolved.budget, resolved.apiKey)] : [];
+    }
     const { options: resolved } = this.#family;
     this.baseUrl = resolved.baseUrl;
     this.#config = { auth: this.#family.auth, defaults: from?.defaults ?? { timeoutMs: resolved.timeoutMs }, send: this.#family.send };
@@ -125,7 +157,24 @@ export class ScraperClient {
   withOptions(defaults: Omit<RequestOptions, "signal">): ScraperClient {
     if (typeof defaults !== "object" || defaults === null) throw new ScraperInputError("options", "withOptions takes an object of call defaults.");
     checkCallOptions(defaults);
-    return new ScraperClient({ [derived]: { family: this.#family, defaults: { ...this.#config.defaults, ...withoutUndefined(defaults) } } } as Derived as ScraperClientOptions);
+    return this.#derive({ ...this.#config.defaults, ...withoutUndefined(defaults) }, this.#budgets);
+  }
+
+  /**
+   * A client whose calls must fit a budget of their own as well as this client's: an agent session's allowance inside
+   * a server's, a job's inside an account's. It shares this client's key, pacing, budget, hooks, ledger and call
+   * defaults; each of its calls reserves its price under every budget before it is sent (this client's first) and is
+   * refused with `ScraperBudgetError` by the first that cannot take it, leaving the others as they were. `budget`
+   * takes what the `budget` option takes; in a store shared with other budgets, give it a `key` of its own.
+   */
+  withBudget(budget: BudgetOptions): ScraperClient {
+    const resolved = resolveBudget(budget);
+    if (!resolved) throw new ScraperInputError("budget", "withBudget takes a budget: { maxCredits }.");
+    return this.#derive(this.#config.defaults, [...this.#budgets, creditBudget(resolved, this.#family.options.apiKey)]);
+  }
+
+  #derive(defaults: CallDefaults, budgets: readonly CreditBudget[]): ScraperClient {
+    return new ScraperClient({ [derived]: { family: this.#family, defaults, budgets } } as Derived as ScraperClientOptions);
   }
 
   /** Running totals of this client and the clients derived from it: credits charged, requests, attempts, retries, pacing waits. */
@@ -133,9 +182,12 @@ export class ScraperClient {
     return this.#family.ledger.snapshot();
   }
 
-  /** The budget's limit, what it has spent and what it holds for calls in flight; `undefined` without a `budget`. */
+  /**
+   * The budget's limit, what it has spent and what it holds for calls in flight: the one `withBudget` added last, else
+   * the client's own; `undefined` without a budget.
+   */
   async budgetState(): Promise<ScraperBudgetState | undefined> {
-    return this.#family.budget?.state();
+    return this.#budgets.at(-1)?.state();
   }
 
   /** A creator's profile. */
@@ -228,12 +280,12 @@ export class ScraperClient {
    * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, body?: unknown): Promise<Verdict> {
-    const { ledger, budget, options: resolved } = this.#family;
+    const { ledger, options: resolved } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
     const details = callDetails(rules, ++ledger.requests);
-    let reservation: Awaited<ReturnType<CreditBudget["reserve"]>> | undefined;
+    let holds: Hold[] = [];
     try {
-      if (budget && price > 0) reservation = await budget.reserve(callName(outgoing, rules), price);
+      if (price > 0) holds = await this.#reserve(callName(outgoing, rules), price);
       const { request, call } = prepare(this.#config, outgoing, rules, options, details);
       const result: Exchange = { rules, ...(await send(this.#config.send, request, call)) };
       const verdict = judge(result, price);
@@ -247,26 +299,40 @@ export class ScraperClient {
         creditsCharged: verdict.charged,
         requestId: verdict.envelope?.request_id ?? (verdict.failure instanceof ScraperApiError ? verdict.failure.requestId : undefined),
       });
-      if (reservation) await this.#settle(reservation, budgetCharge(verdict, price));
-      reservation = undefined;
+      await this.#settle(holds, budgetCharge(verdict, price));
+      holds = [];
       this.#checked(verdict);
       if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;
       return verdict;
     } catch (thrown) {
       const error = resolved.redactor.error(thrown);
       // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
-      if (reservation) await this.#settle(reservation, error instanceof ScraperAbortError && !error.inFlight ? 0 : reservation.credits);
+      await this.#settle(holds, error instanceof ScraperAbortError && !error.inFlight ? 0 : price);
       if (error instanceof ScraperError) resolved.hooks?.onError?.({ name: callName(outgoing, rules), details, error });
       throw error;
     }
   }
 
-  async #settle(reservation: Awaited<ReturnType<CreditBudget["reserve"]>>, charged: number): Promise<void> {
+  /** Reserves `price` under every budget, outermost first; a refusal (or a store's failure) releases what was held. */
+  async #reserve(name: string, price: number): Promise<Hold[]> {
+    const holds: Hold[] = [];
     try {
-      await this.#family.budget?.settle(reservation, charged);
+      for (const budget of this.#budgets) holds.push({ budget, reservation: await budget.reserve(name, price) });
     } catch (error) {
-      // A store out of reach: the reservation lapses as the store says; the call's own outcome stands.
-      this.#family.options.logger.warn?.("scraper: the budget store failed to settle a reservation", { error: String(error) });
+      await this.#settle(holds, 0);
+      throw error;
+    }
+    return holds;
+  }
+
+  async #settle(holds: readonly Hold[], charged: number): Promise<void> {
+    for (const { budget, reservation } of holds) {
+      try {
+        await budget.settle(reservation, charged);
+      } catch (error) {
+        // A store out of reach: the reservation lapses as the store says; the call's own outcome stands.
+        this.#family.options.logger.warn?.("scraper: the budget store failed to settle a reservation", { error: String(error) });
+      }
     }
   }
 

@@ -1,9 +1,8 @@
-import { callThrough, ScraperClient } from "./client.js";
+import { ScraperClient } from "./client.js";
 import { ScraperInputError } from "./errors.js";
 import { focusedOperations } from "./generated/scraper.operations.js";
-import { pageCallOptions } from "./options.js";
+import { callOperation, walkOperation, walkOperationPages } from "./operations.js";
 import type { FocusedClient, FocusedPlatform, RequestOptions, WalkOptions } from "./types.js";
-import { walkItems, walkPages } from "./walk.js";
 
 const camelCase = (resource: string) => resource.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
@@ -25,21 +24,12 @@ export function focusedClient<P extends FocusedPlatform>(client: ScraperClient, 
   const methods: Record<string, unknown> = {};
   for (const rules of operations) {
     const name = camelCase(rules.resource);
-    methods[name] = (body?: unknown, options?: RequestOptions) => {
-      if (body === undefined && rules.requestBodyRequired) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-      return client[callThrough](rules, body, options);
-    };
+    methods[name] = (body?: never, options?: RequestOptions) => callOperation(client, rules.operationId, body, options);
     const paging = "paging" in rules ? rules.paging : undefined;
     if (paging?.mode !== "cursor" || !paging.request) continue;
-    const field = paging.request;
     const walkName = `walk${name[0]?.toUpperCase()}${name.slice(1)}`;
-    const page = (body: unknown, options: WalkOptions = {}) => {
-      if (typeof body !== "object" || body === null) throw new ScraperInputError("body", `${rules.operationId} needs a request body.`);
-      const call = pageCallOptions(options);
-      return (cursor: string | undefined) => client[callThrough](rules, cursor === undefined ? body : { ...body, [field]: cursor }, call);
-    };
-    methods[walkName] = (body: unknown, options: WalkOptions = {}) => walkItems(rules, page(body, options), options, options.signal);
-    methods[`${walkName}Pages`] = (body: unknown, options: WalkOptions = {}) => walkPages(rules, page(body, options), options, options.signal);
+    methods[walkName] = (body: never, options?: WalkOptions) => walkOperation(client, rules.operationId as never, body, options);
+    methods[`${walkName}Pages`] = (body: never, options?: WalkOptions) => walkOperationPages(client, rules.operationId as never, body, options);
   }
   return Object.freeze(methods) as FocusedClient<P>;
 }

@@ -26,6 +26,13 @@ export type ResponseValidator = (
   body: unknown,
 ) => { valid: boolean; errors?: ReadonlyArray<{ path: string; message: string; keyword: string }> | undefined };
 
+/** A credit budget: its limit, and optionally the store it lives in and its key there. */
+export interface BudgetOptions {
+  maxCredits: number;
+  store?: CreditBudgetStore | undefined;
+  key?: string | undefined;
+}
+
 /** The options of `createScraperClient`. Each is checked at construction; an unusable one throws `ScraperInputError` naming it. */
 export interface ScraperClientOptions {
   /** A scraper key (`scrape_live_…`). Defaults to the `SCRAPER_API_KEY` environment variable. */
@@ -72,7 +79,7 @@ export interface ScraperClientOptions {
    * a call whose price (the description's, 25 for audience) would take spent plus reserved past `maxCredits` is
    * refused before it is sent with `ScraperBudgetError`. `store` and `key` as for `rateLimit`.
    */
-  budget?: { maxCredits: number; store?: CreditBudgetStore | undefined; key?: string | undefined } | undefined;
+  budget?: BudgetOptions | undefined;
   /** Hooks that see every attempt of every call, and every error (one object, or several called in order). */
   hooks?: ScraperHooks | readonly ScraperHooks[] | undefined;
   /**
@@ -205,7 +212,7 @@ function checkKeyName(option: string, key: string | undefined): string | undefin
   return key;
 }
 
-function resolveBudget(budget: ScraperClientOptions["budget"]): ResolvedOptions["budget"] {
+export function resolveBudget(budget: ScraperClientOptions["budget"]): ResolvedOptions["budget"] {
   if (budget === undefined) return undefined;
   if (typeof budget !== "object" || budget === null) throw new ScraperInputError("budget", "budget must be an object: { maxCredits }.");
   if (budget.maxCredits === undefined) throw new ScraperInputError("budget.maxCredits", "budget.maxCredits is missing: the credits the client may spend.");

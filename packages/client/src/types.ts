@@ -96,11 +96,18 @@ export type FocusedMethod<Id extends FocusedOperationId> = FocusedOperations[Id]
 type PagedId<P extends FocusedPlatform> = {
   [Id in FocusedId<P>]: FocusedOperations[Id] extends { paging: { mode: "cursor" } } ? Id : never;
 }[FocusedId<P>];
-type ItemsField<Id extends FocusedOperationId> = FocusedOperations[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
+type OperationTable = typeof import("./generated/scraper.operations.js").operations & FocusedOperations;
+/** The operationId of a listing: an operation whose answer is a page of items, which the description says how to walk. */
+export type PagedOperationId = { [Id in OperationId]: OperationTable[Id] extends { paging: object } ? Id : never }[OperationId];
+type ItemsField<Id extends OperationId> = OperationTable[Id] extends { paging: { items: infer Field extends string } } ? Field : never;
+/** An item of a listing (a post of `shortvideoPosts`, a video of `shortvideoFavorites`). */
+export type OperationItem<Id extends OperationId> = SuccessData<Id> extends infer Data ? (Data extends Record<ItemsField<Id>, Array<infer Item>> ? Item : never) : never;
 /** An item of a focused listing (a video of `favorites`, a playlist of `playlists`). */
-export type FocusedItem<Id extends FocusedOperationId> = SuccessData<Id> extends infer Data ? (Data extends Record<ItemsField<Id>, Array<infer Item>> ? Item : never) : never;
+export type FocusedItem<Id extends FocusedOperationId> = OperationItem<Id>;
+/** The body of a listing's walk: its request without the cursor, which the walk sends. */
+export type OperationWalkBody<Id extends OperationId> = RequestBody<Id> extends infer Body ? (Body extends unknown ? Omit<Body, "cursor"> : never) : never;
 /** The body of a focused listing's walk: its request without the cursor, which the walk sends. */
-export type FocusedWalkBody<Id extends FocusedOperationId> = RequestBody<Id> extends infer Body ? (Body extends unknown ? Omit<Body, "cursor"> : never) : never;
+export type FocusedWalkBody<Id extends FocusedOperationId> = OperationWalkBody<Id>;
 
 /**
  * The focused operations of a platform, named after their path (`search-suggestions` → `searchSuggestions`), and walks

@@ -225,8 +225,52 @@ describe("a credit budget shared by every call", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("withBudget: a session's allowance inside a server's, both held before sending; a refusal leaves the other as it was", async () => {
+    server.script(ok(profile, { charged: 1 }));
+    const server25 = client({ budget: { maxCredits: 25 } });
+    const sessionA = server25.withBudget({ maxCredits: 3 });
+    const sessionB = server25.withBudget({ maxCredits: 30 });
+    for (let i = 0; i < 3; i++) await sessionA.profile("shortvideo", "a");
+    // The session's own budget refuses the fourth: the server's is not touched by the refusal.
+    const refused = (await sessionA.profile("shortvideo", "a").catch((thrown: unknown) => thrown)) as ScraperBudgetError;
+    expect(refused).toBeInstanceOf(ScraperBudgetError);
+    expect(refused.budget).toEqual({ maxCredits: 3, spent: 3, reserved: 0, needed: 1 });
+    expect(await sessionA.budgetState()).toEqual({ maxCredits: 3, spent: 3, reserved: 0 });
+    expect(await server25.budgetState()).toEqual({ maxCredits: 25, spent: 3, reserved: 0 });
+    // The server's budget refuses what the other session's would take: 3 + 25 > 25; nothing is left held anywhere.
+    const outer = (await sessionB.audience("shortvideo", "b").catch((thrown: unknown) => thrown)) as ScraperBudgetError;
+    expect(outer.budget).toEqual({ maxCredits: 25, spent: 3, reserved: 0, needed: 25 });
+    expect(await sessionB.budgetState()).toEqual({ maxCredits: 30, spent: 0, reserved: 0 });
+    // A derived client keeps the budgets it was derived with.
+    await expect(sessionA.withOptions({ maxRetries: 0 }).profile("shortvideo", "a")).rejects.toBeInstanceOf(ScraperBudgetError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("withBudget: concurrent sessions never take the server's budget past its limit", async () => {
+    server.script(async (request, response) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      ok(profile, { charged: 1 })(request, response);
+    });
+    const shared = client({ budget: { maxCredits: 7 } });
+    const sessions = Array.from({ length: 4 }, () => shared.withBudget({ maxCredits: 3 }));
+    const outcomes = await Promise.allSettled(sessions.flatMap((session) => Array.from({ length: 5 }, () => session.profile("shortvideo", "c"))));
+    const sent = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
+    expect(outcomes.every((outcome) => outcome.status === "fulfilled" || outcome.reason instanceof ScraperBudgetError)).toBe(true);
+    expect(server.requests).toHaveLength(sent);
+    expect(sent).toBeLessThanOrEqual(7);
+    expect(await shared.budgetState()).toEqual({ maxCredits: 7, spent: sent, reserved: 0 });
+    const spent = await Promise.all(sessions.map(async (session) => (await session.budgetState())?.spent ?? 0));
+    expect(spent.every((credits) => credits <= 3)).toBe(true);
+    expect(spent.reduce((sum, credits) => sum + credits, 0)).toBe(sent);
+    // What a refusal released is there for the next call: the server's budget fills up to its limit.
+    const more = await Promise.allSettled(sessions.map((session) => session.profile("shortvideo", "c")));
+    expect((await shared.budgetState())?.spent).toBe(Math.min(7, sent + more.filter((outcome) => outcome.status === "fulfilled").length));
+  });
+
   it("refuses an unusable budget, naming the field", () => {
     expect(() => client({ budget: { maxCredits: 2.5 } })).toThrow(expect.objectContaining({ field: "budget.maxCredits" }));
     expect(() => client({ budget: { maxCredits: 5, store: {} as never } })).toThrow(expect.objectContaining({ field: "budget.store" }));
+    expect(() => client().withBudget({ maxCredits: -1 })).toThrow(expect.objectContaining({ field: "budget.maxCredits" }));
+    expect(() => client().withBudget(undefined as never)).toThrow(expect.objectContaining({ field: "budget" }));
   });
 });

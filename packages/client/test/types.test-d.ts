@@ -22,6 +22,7 @@ import {
 } from "../src/index.js";
 import { scraperApi } from "../src/api.js";
 import { type FocusedClient, focusedClient } from "../src/focused.js";
+import { callOperation, type PagedOperationId, walkOperation } from "../src/operations.js";
 
 const scraper = createScraperClient({ apiKey: "scrape_live_types", baseUrl: "https://api.example.com/api/v1" });
 
@@ -157,5 +158,20 @@ describe("production jobs", () => {
     typed.profile("shortvideo", "creator", { headers: { "x-trace": 1 } });
     // @ts-expect-error the budget needs maxCredits
     createScraperClient({ budget: {} });
+  });
+
+  it("any operation by its operationId, typed by the description", async () => {
+    const { data } = await callOperation(scraper, "videositeProfile", { username: "creator" });
+    expectTypeOf(data.follower_count).toEqualTypeOf<number>();
+    // @ts-expect-error the profile request takes a username
+    callOperation(scraper, "videositeProfile", { url: "x" });
+    // @ts-expect-error no such operation
+    callOperation(scraper, "tiktokProfile", {});
+    for await (const post of walkOperation(scraper, "microblogPosts", { username: "creator" })) expectTypeOf(post.id).toEqualTypeOf<string>();
+    for await (const video of walkOperation(scraper, "shortvideoReposts", { handle: "creator" })) expectTypeOf(video.aweme_id).toEqualTypeOf<string>();
+    expectTypeOf<"shortvideoPosts">().toMatchTypeOf<PagedOperationId>();
+    // @ts-expect-error a profile is no listing
+    walkOperation(scraper, "shortvideoProfile", { username: "creator" });
+    expectTypeOf(scraper.withBudget({ maxCredits: 5 })).toEqualTypeOf<ScraperClient>();
   });
 });

@@ -138,7 +138,7 @@ describe("send", () => {
     );
   });
 
-  it("times out through the meter and hands fetch no signal unless the caller gave one", async () => {
+  it("times out, and follows the caller's signal, through the meter: fetch gets no signal", async () => {
     const signals: Array<AbortSignal | null | undefined> = [];
     const nodeFetch = globalThis.fetch;
     globalThis.fetch = (input, init) => {
@@ -153,8 +153,27 @@ describe("send", () => {
     } finally {
       globalThis.fetch = nodeFetch;
     }
-    expect(signals[0]).toBeUndefined();
-    expect(signals[1]).toBeInstanceOf(AbortSignal);
+    expect(signals).toEqual([undefined, undefined]);
+  });
+
+  it("ends an attempt in flight at the caller's abort, through the meter: the aborted error, in flight, the reason its cause", async () => {
+    server.script(() => undefined);
+    const controller = new AbortController();
+    const reason = new Error("the agent cancelled");
+    const pending = send(config({ fetch: globalThis.fetch }), post(), { name: "op", timeoutMs: 60_000, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(reason);
+    await expect(pending).rejects.toMatchObject({ inFlight: true, cause: reason });
+    // Aborted before the request is even dispatched (the dispatcher holds it): it ends all the same.
+    const held = new AbortController();
+    await withGlobalDispatcher(
+      () => ({ dispatch: () => true }),
+      async () => {
+        const waiting = send(config({ fetch: globalThis.fetch }), post(), { name: "op", signal: held.signal });
+        setTimeout(() => held.abort(reason), 50);
+        await expect(waiting).rejects.toMatchObject({ inFlight: true, cause: reason });
+      },
+    );
   });
 
   it("throws the connection error on a refused connection", async () => {

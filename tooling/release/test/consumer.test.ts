@@ -63,6 +63,8 @@ describe("every published package, installed together", () => {
     expect(stdout).toContain("client/validate: drift caught");
     expect(stdout).toContain("client/api: the typed door");
     expect(stdout).toContain("client/focused: a focused operation");
+    expect(stdout).toContain("client/operations: an operation by its operationId");
+    expect(stdout).toContain("mcp: createScraperMcp lists the profile tools");
   });
 
   it("type-checks a TypeScript consumer over every entry's declarations (Node-only, skipLibCheck off)", async () => {

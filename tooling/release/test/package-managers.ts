@@ -30,6 +30,9 @@ export function configure(manager: Manager, project: string, registry: string): 
         // node_modules, as npm lays it out: TypeScript 7 reads no Plug'n'Play map.
         "nodeLinker: node-modules",
         "enableGlobalCache: false",
+        // Nor the machine's mirror (~/.yarn/berry/cache), which Yarn reads even then, by name and version: a previous
+        // run's 0.2.0 of a package came back in place of this run's.
+        "enableMirror: false",
         "enableTelemetry: false",
         // Yarn turns immutable installs on in CI; this project has no lockfile yet.
         "enableImmutableInstalls: false",

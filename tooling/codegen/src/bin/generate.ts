@@ -4,6 +4,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { renderMcpTools } from "../mcp-tools.js";
 import type { OpenApiDocument } from "../openapi-json-schema.js";
 import { operationTable, renderOperationTable } from "../operation-table.js";
 import { generateTypes } from "../types.js";
@@ -17,6 +18,7 @@ const targets: Record<string, Target> = {
   types: { file: (api) => `${api}.types.ts`, render: (document) => generateTypes(document) },
   operations: { file: (api) => `${api}.operations.ts`, render: (document) => renderOperationTable(operationTable(document)) },
   validators: { file: (api) => `${api}.validators`, render: (document, api) => generateValidators(document, api) },
+  "mcp-tools": { file: (api) => `${api}.tools.ts`, render: (document) => renderMcpTools(document) },
 };
 
 const { values } = parseArgs({

@@ -4,8 +4,10 @@ import { exitCodes, type Manifest, run as runCli } from "@content-scraper/cli";
 import { createScraperClient, type ResponseValidator, type ScraperInputError } from "@content-scraper/client";
 import { scraperApi } from "@content-scraper/client/api";
 import { type FocusedClient, focusedClient } from "@content-scraper/client/focused";
+import { callOperation } from "@content-scraper/client/operations";
 import { validateResponses } from "@content-scraper/client/validate";
 import { type ConnectClient, createConnectClient } from "@content-scraper/connect";
+import { createScraperMcp, type ScraperMcp } from "@content-scraper/mcp";
 import { type MockOptions, startMock } from "@content-scraper/mock";
 import { createPlatformClient } from "@content-scraper/platform";
 import type * as oauth from "@content-scraper/platform/oauth";
@@ -31,7 +33,9 @@ export async function run(): Promise<string> {
   const { data: raw } = await scraperApi(scraper).POST("/scrape/shortvideo/profile", { body: { username: "creator" } });
   const shortvideo: FocusedClient<"shortvideo"> = focusedClient(scraper, "shortvideo");
   const { data: regions } = await shortvideo.regions();
+  const { data: byId } = await callOperation(scraper, "videositeProfile", { username: "creator" });
+  const mcp: ScraperMcp = await createScraperMcp({ client: scraper.withBudget({ maxCredits: 5 }), allow: ["*Profile"] });
   await mock.close();
   const error: ScraperInputError | undefined = undefined;
-  return JSON.stringify([data, raw?.data.username, regions.total, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged]);
+  return JSON.stringify([data, raw?.data.username, regions.total, result, connect.environment, wait, error, typeof createPlatformClient, typeof ({} as typeof oauth), typeof shared, typeof runCli, exitCodes.stopped, ({} as Manifest).creditsCharged, byId.follower_count, mcp.tools.length]);
 }
