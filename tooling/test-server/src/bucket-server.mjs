@@ -1,12 +1,25 @@
 // The loopback server the client benchmarks talk to, in its own process so that it does not share the client's CPU.
 // It answers profile requests with a profile and everything else with a 30-post shortvideo page.
-// argv: <rpm or 0> [burstSeconds, default 60]. With an rpm it enforces the service's token bucket (a minute's allowance
-// as burst unless told otherwise, continuous refill) and answers 429 with Retry-After when empty. It prints its port,
-// then `429s=<n>` on SIGTERM.
+// argv: <rpm or 0> [burstSeconds, default 60] [latency "min-max" ms, default none]. With an rpm it enforces the service's
+// token bucket (a minute's allowance as burst unless told otherwise, continuous refill) and answers 429 with
+// Retry-After when empty. With a latency, each answer leaves that long after its request was admitted (uniform in the
+// range, from a fixed seed), so the `-Remaining` it carries is as old as that. It prints its port, then on SIGTERM
+// `429s=<n> span=<ms>`: the 429s, and the time from the first admitted request to the last.
 import { createServer } from "node:http";
 
 const rpm = Number(process.argv[2] ?? 0);
 const capacity = (rpm * Number(process.argv[3] ?? 60)) / 60;
+const [minLatency, maxLatency] = (process.argv[4] ?? "0-0").split("-").map(Number);
+// A small seeded generator (mulberry32): every run of a bench sees the same latencies.
+let seed = 0x5eed;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+let firstAdmitted;
+let lastAdmitted;
 const post = (i) => ({
   id: String(7312345678901234567n + BigInt(i)),
   contentType: "video",
@@ -56,13 +69,19 @@ createServer((request, response) => {
       tokens -= 1;
       Object.assign(headers, limits, { "x-scraper-ratelimit-remaining": String(Math.floor(tokens)) });
     }
-    response.writeHead(200, headers);
-    response.end(request.url.endsWith("/profile") ? profile : body);
+    firstAdmitted ??= performance.now();
+    lastAdmitted = performance.now();
+    const answer = () => {
+      response.writeHead(200, headers);
+      response.end(request.url.endsWith("/profile") ? profile : body);
+    };
+    if (maxLatency > 0) setTimeout(answer, minLatency + random() * (maxLatency - minLatency));
+    else answer();
   });
 }).listen(0, "127.0.0.1", function () {
   console.log(this.address().port);
 });
 process.on("SIGTERM", () => {
-  console.log(`429s=${rejected}`);
+  console.log(`429s=${rejected} span=${lastAdmitted === undefined ? 0 : lastAdmitted - firstAdmitted}`);
   process.exit(0);
 });

@@ -5,20 +5,26 @@ import { once } from "node:events";
 
 /**
  * Starts the server: with `rpm` it enforces the service's token bucket (`burstSeconds` of allowance, a minute's by
- * default) and answers 429 with Retry-After when empty; 0 enforces nothing. `stop()` answers how many 429s it sent.
+ * default) and answers 429 with Retry-After when empty; 0 enforces nothing. `latencyMs` (`[min, max]`) delays each answer
+ * after its admission. `stop()` answers how many 429s it sent; `stopped()` also the span from the first admission to
+ * the last, in milliseconds.
  */
-export async function startBucketServer(rpm = 0, burstSeconds = 60) {
+export async function startBucketServer(rpm = 0, burstSeconds = 60, latencyMs = [0, 0]) {
   const script = new URL("./bucket-server.mjs", import.meta.url).pathname;
-  const child = spawn(process.execPath, [script, String(rpm), String(burstSeconds)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [script, String(rpm), String(burstSeconds), latencyMs.join("-")], { stdio: ["ignore", "pipe", "inherit"] });
   const [port] = await once(child.stdout, "data");
   const output = [];
   child.stdout.on("data", (chunk) => output.push(String(chunk)));
   return {
     baseUrl: `http://127.0.0.1:${String(port).trim()}/api/v1`,
     async stop() {
+      return (await this.stopped()).rejected;
+    },
+    async stopped() {
       child.kill("SIGTERM");
       await once(child, "exit");
-      return Number(/429s=(\d+)/.exec(output.join(""))?.[1] ?? Number.NaN);
+      const text = output.join("");
+      return { rejected: Number(/429s=(\d+)/.exec(text)?.[1] ?? Number.NaN), spanMs: Number(/span=([\d.]+)/.exec(text)?.[1] ?? Number.NaN) };
     },
   };
 }
