@@ -6,7 +6,10 @@
 // Each process is a scraper client (`createScraperClient`) on the stores. The rate is scaled: at 120 a minute the
 // ideal is 9 minutes, so the bench runs time SCALE times faster (default 10: 1 200 a minute with a 6 s burst, on the
 // server and in the stores alike). Capacity, calls and every ratio are those of 120 a minute; `SCALE=1` runs it in
-// real time. `ONLY=pacing` or `ONLY=budget` runs one of the two, `ONLY=shared` the Redis bucket's pacing alone.
+// real time. `ONLY=budget` runs the budget alone, `ONLY=shared` the Redis bucket's pacing alone, `ONLY=latency` the
+// fleet under latency alone.
+//  3. Fleet pacing under latency: 8 processes, 6 calls in flight each, answers taking 0.4 s, then 0.2 to 2 s: the
+//     server's span of admissions vs the ideal (≤ 1.03×), 429s (0).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { startBucketServer } from "@content-scraper/test-server/bucket";
@@ -49,7 +52,7 @@ async function pacing(redis, shared) {
   const server = await startBucketServer(limit.requestsPerMinute, limit.burstSeconds);
   const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, scale }));
   const { elapsed, reports } = await fleet(jobs);
-  const rejected = await server.stop();
+  const { rejected } = await server.stopped();
   const failed = reports.reduce((sum, r) => sum + r.failed, 0);
   const calls = processes * callsEach - failed;
   // The server's bucket starts full and refills at the rate: call N is admitted at (N - capacity) / rate at the earliest.
@@ -65,6 +68,31 @@ async function pacing(redis, shared) {
   const retried = `the clients retried ${reports.reduce((sum, r) => sum + r.retries, 0)} times, ${failed} calls failed`;
   report(`${name}: 429s`, `${rejected} (${retried})`, shared ? "0" : "baseline", !shared || (rejected === 0 && failed === 0));
   report(`${name}: allowance used`, `${(used * 100).toFixed(1)}%`, shared ? "≥ 95%" : "baseline", !shared || used >= 0.95);
+}
+
+/**
+ * The fleet on one Redis bucket when answers take time (the #29 cases): 8 processes, 6 calls in flight each, answers
+ * 0.4 s after their admission, then anywhere from 0.2 to 2 s. Every count a process reads is as old as its answer; the
+ * span from the server's first admission to its last, against the ideal, and the 429s (none).
+ */
+async function pacingUnderLatency(redis) {
+  if (process.env.ONLY && process.env.ONLY !== "latency") return;
+  for (const [name, latencyMs] of [
+    ["answers in 0.4 s", [400, 400]],
+    ["answers in 0.2-2 s", [200, 2000]],
+  ]) {
+    const server = await startBucketServer(limit.requestsPerMinute, limit.burstSeconds, latencyMs);
+    const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared: true, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, inFlight: 6, scale }));
+    const { reports } = await fleet(jobs);
+    const { rejected, spanMs } = await server.stopped();
+    const failed = reports.reduce((sum, r) => sum + r.failed, 0);
+    const capacity = (limit.requestsPerMinute * limit.burstSeconds) / 60;
+    const ideal = (processes * callsEach - failed - capacity) / (limit.requestsPerMinute / 60_000);
+    const ratio = spanMs / ideal;
+    const scaled = scale === 1 ? "" : ` (time ×${scale})`;
+    report(`fleet pacing, one Redis bucket, 6 in flight each, ${name}: admissions span vs ideal${scaled}`, `${(spanMs / 1000).toFixed(1)} s vs ${(ideal / 1000).toFixed(1)} s = ${ratio.toFixed(3)}×`, "≤ 1.03×", ratio <= 1.03);
+    report(`fleet pacing, one Redis bucket, 6 in flight each, ${name}: 429s`, `${rejected} (${failed} calls failed)`, "0", rejected === 0 && failed === 0);
+  }
 }
 
 async function budget(redis) {
@@ -84,6 +112,7 @@ const redis = await startRedis();
 try {
   await pacing(redis, true);
   await pacing(redis, false);
+  await pacingUnderLatency(redis);
   await budget(redis);
 } finally {
   await redis.stop();
