@@ -6,8 +6,8 @@
 // Each process is a scraper client (`createScraperClient`) on the stores. The rate is scaled: at 120 a minute the
 // ideal is 9 minutes, so the bench runs time SCALE times faster (default 10: 1 200 a minute with a 6 s burst, on the
 // server and in the stores alike). Capacity, calls and every ratio are those of 120 a minute; `SCALE=1` runs it in
-// real time. `ONLY=budget` runs the budget alone, `ONLY=shared` the Redis bucket's pacing alone, `ONLY=latency` the
-// fleet under latency alone.
+// real time. `ONLY=pacing` runs the pacing of 1, `ONLY=shared` the Redis bucket's alone, `ONLY=latency` the fleet
+// under latency alone, `ONLY=budget` the budget alone.
 //  3. Fleet pacing under latency: 8 processes, 6 calls in flight each, answers taking 0.4 s, then 0.2 to 2 s: the
 //     server's span of admissions vs the ideal (≤ 1.03×), 429s (0).
 import { spawn } from "node:child_process";
@@ -48,7 +48,8 @@ async function fleet(jobs) {
 }
 
 async function pacing(redis, shared) {
-  if (process.env.ONLY === "budget" || (process.env.ONLY === "shared" && !shared)) return;
+  const only = process.env.ONLY;
+  if ((only && only !== "pacing" && only !== "shared") || (only === "shared" && !shared)) return;
   const server = await startBucketServer(limit.requestsPerMinute, limit.burstSeconds);
   const jobs = Array.from({ length: processes }, () => ({ job: "pacing", shared, baseUrl: server.baseUrl, redisUrl: redis.url, calls: callsEach, scale }));
   const { elapsed, reports } = await fleet(jobs);
