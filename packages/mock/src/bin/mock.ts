@@ -76,14 +76,14 @@ const options = {
   requestsPerMinute: number("rate-limit", values["rate-limit"]),
   timeScale: number("time-scale", values["time-scale"]),
 };
-// Loaded once the arguments are known to be usable: Prism takes a moment to load.
+// Loaded once the arguments are known to be usable.
 const { startMock } = await import("../index.js");
 const mock = await startMock(options).catch((error: Error) => {
   console.error(`content-scraper-mock: cannot start: ${error.message}`);
   return process.exit(1);
 });
 
-const { prismVersion } = await import("../prism.js");
+const { prismVersion } = await import("../prism-version.js");
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
 console.log(`Content Scraper sandbox on Prism ${prismVersion}, serving ${mode}:`);
 for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);
