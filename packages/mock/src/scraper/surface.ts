@@ -1,5 +1,5 @@
 import { validateRequest } from "@content-scraper/validators/scraper";
-import { type BodyProblem, declaredFields, readBody } from "../body.js";
+import { type BodyProblem, type BodyRules, declaredFields, readBody } from "../body.js";
 import { type AnswerRecord, answerAll, json, type SandboxServices, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
 import { requestId } from "../request-id.js";
 import { type Account, Accounts, accountsFull } from "./accounts.js";
@@ -44,7 +44,8 @@ type Json = Record<string, unknown>;
 interface Operation {
   rules: OperationRules;
   prism: PrismOperation;
-  schema: ReturnType<typeof requestSchema>;
+  /** How its body is read: JSON, checked with the precompiled validators against its request schema. */
+  body: BodyRules;
   /** The fields that carry a magic input (its identifiers), or `undefined` where the request's fields are not shown. */
   identifiers: string[] | undefined;
 }
@@ -87,7 +88,8 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (!rules) continue;
     const schema = requestSchema(prism);
     const identifiers = declaredFields(schema)?.filter((field) => field !== rules.paging?.request);
-    operations.set(rules.path, { rules, prism, schema, identifiers });
+    const body = { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema };
+    operations.set(rules.path, { rules, prism, body, identifiers });
     if (rules.operationId !== id) throw new Error(`operation table and description disagree on ${rules.path}`);
   }
   const listings = new Map([...operations.values()].map(({ rules, prism }) => [rules.operationId, listingExamples(prism)]));
@@ -169,7 +171,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (!account) return failure("UNAUTHORIZED", accountsFull, id);
     if (!account.bucket.take()) return rateLimited(account, id);
 
-    const parsed = readBody(request.body, { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema: operation.schema });
+    const parsed = readBody(request.body, operation.body);
     if (!parsed.ok) return invalid(parsed.problem, id);
     const prefer = parsePrefer(request.headers.prefer);
     if (!prefer.ok) return invalid({ message: prefer.message, field: "Prefer", reason: "malformed preference" }, id);
