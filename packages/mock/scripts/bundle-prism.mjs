@@ -1,8 +1,8 @@
 // Bundles Prism, the sandbox's engine, into dist/prism.js (in place of what tsc emitted for src/prism.ts), with the
-// licences of everything bundled beside it. A partner who installs the sandbox then gets no Prism dependency tree:
-// none of its install scripts (telemetry), none of the `@types/*` packages Prism declares as dependencies, and none of
-// the converters the sandbox never calls. Every bundled package must declare support for the sandbox's own Node range,
-// so `engines` stays true.
+// licences of everything bundled beside it, and writes the version it bundled into dist/prism-version.js. A partner who
+// installs the sandbox then gets no Prism dependency tree: none of its install scripts (telemetry), none of the
+// `@types/*` packages Prism declares as dependencies, and none of the converters the sandbox never calls. Every bundled
+// package must declare support for the sandbox's own Node range, so `engines` stays true.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -19,7 +19,6 @@ const prismDir = dirname(require.resolve("@stoplight/prism-http/package.json"));
 const entry = `
 import prismHttp from "@stoplight/prism-http";
 const { JSONSchemaFaker } = require("json-schema-faker");
-export const { version: prismVersion } = require("@stoplight/prism-http/package.json");
 export const { createInstance, getHttpOperationsFromSpec } = prismHttp;
 export { JSONSchemaFaker };
 `;
@@ -99,5 +98,9 @@ for (const [name, { dir }] of [...packages].sort(([a], [b]) => a.localeCompare(b
 if (unsupported.length) {
   throw new Error(`bundled packages that do not declare Node ${floor} (the sandbox's engines.node ${manifest.engines.node}):\n  ${unsupported.join("\n  ")}`);
 }
+// In place of src/prism-version.ts, which reads Prism's package: an install has none.
+const { version } = JSON.parse(readFileSync(join(prismDir, "package.json"), "utf8"));
+writeFileSync(join(root, "dist/prism-version.js"), `/** The version of Prism serving the sandbox. */\nexport const prismVersion = ${JSON.stringify(version)};\n`);
+
 const header = `@content-scraper/mock bundles Prism and the modules it loads into dist/prism.js. Their licences follow.\n`;
 writeFileSync(join(root, "dist/THIRD-PARTY-NOTICES.txt"), [header, ...notices].join(`\n${"-".repeat(80)}\n\n`));

@@ -33,6 +33,10 @@ export type ValidateRequest = (operationId: any, body: unknown, options?: { cont
 
 export const formMediaType = "application/x-www-form-urlencoded";
 
+// `fatal`: bytes that are not UTF-8 are malformed, not silently replaced. One decoder serves every body: it keeps no
+// state between whole-buffer calls.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 function decode(raw: Buffer, mediaType: string): ReadBody {
   if (mediaType === formMediaType) {
     const form: Record<string, string> = {};
@@ -46,8 +50,7 @@ function decode(raw: Buffer, mediaType: string): ReadBody {
     return { ok: true, body: form };
   }
   try {
-    // `fatal`: bytes that are not UTF-8 are malformed, not silently replaced.
-    return { ok: true, body: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw)) };
+    return { ok: true, body: JSON.parse(utf8.decode(raw)) };
   } catch (error) {
     return { ok: false, problem: { message: `The request body is not valid JSON: ${(error as Error).message}`, reason: "malformed JSON" } };
   }

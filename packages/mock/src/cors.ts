@@ -29,8 +29,19 @@ export function preflight(method: string, headers: IncomingHttpHeaders): Surface
   };
 }
 
-/** The CORS headers of an answer: any origin, and every header of the answer readable by the page. */
-export function corsHeaders(answer: SurfaceResponse): Record<string, string> {
-  const exposed = Object.keys(answer.headers).filter((name) => !safelisted.has(name.toLowerCase()) && !name.toLowerCase().startsWith("access-control-"));
-  return { "Access-Control-Allow-Origin": "*", ...(exposed.length ? { "Access-Control-Expose-Headers": exposed.join(", ") } : {}) };
+// The CORS headers by the names of an answer's headers: answers come in a few shapes (the sandbox names every header it
+// sends), so each set of names is worked out once. A cap keeps it finite all the same.
+const byNames = new Map<string, Readonly<Record<string, string>>>();
+const maxShapes = 1_000;
+
+/** The CORS headers of an answer: any origin, and every header of the answer readable by the page. Not to be changed. */
+export function corsHeaders(answer: SurfaceResponse): Readonly<Record<string, string>> {
+  const names = Object.keys(answer.headers);
+  const key = names.join("\n");
+  const known = byNames.get(key);
+  if (known) return known;
+  const exposed = names.filter((name) => !safelisted.has(name.toLowerCase()) && !name.toLowerCase().startsWith("access-control-"));
+  const headers = Object.freeze({ "Access-Control-Allow-Origin": "*", ...(exposed.length ? { "Access-Control-Expose-Headers": exposed.join(", ") } : {}) });
+  if (byNames.size < maxShapes) byNames.set(key, headers);
+  return headers;
 }

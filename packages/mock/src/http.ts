@@ -97,6 +97,7 @@ export function answerAll(
       response = internal(id);
     }
     // The id is logged where the answer carries it, as a partner would quote it.
-    return { ...response, record: { ...record, requestId: response.body.includes(id) ? id : undefined } };
+    const { status, headers, body } = response;
+    return { status, headers, body, record: { operation: record.operation, requestId: body.includes(id) ? id : undefined } };
   };
 }

@@ -20,10 +20,17 @@ export const stateLimits = {
   idempotency: 32 * MiB,
   /** The request log. */
   log: 16 * MiB,
+  /** Prism's static answers asked for since the start (`scraper/engine.ts`: a `Prefer`, a fault, an error's example). */
+  answers: 4 * MiB,
 } as const;
 
-/** How many stores hold buckets (the platform, key-based platform and connect surfaces each hold one). */
-export const bucketStores = 3;
+/** How many of each store there are where there is more than one: one per surface that holds it. */
+const copies: Partial<Record<keyof typeof stateLimits, number>> = {
+  // The platform, key-based platform and connect surfaces.
+  buckets: 3,
+  // The surfaces Prism serves: the scraper, platform and key-based platform.
+  answers: 3,
+};
 
 /** Faults waiting for requests (only the control API adds them). */
 export const maxPendingFaults = 1_000;
@@ -35,4 +42,4 @@ export const bodyBytesAtOnce = 32 * MiB;
 export const maxConnections = 4_096;
 
 /** The most bytes the stores above are counted for, together. */
-export const stateCeilingBytes = Object.entries(stateLimits).reduce((sum, [name, bytes]) => sum + bytes * (name === "buckets" ? bucketStores : 1), 0);
+export const stateCeilingBytes = Object.entries(stateLimits).reduce((sum, [name, bytes]) => sum + bytes * (copies[name as keyof typeof stateLimits] ?? 1), 0);

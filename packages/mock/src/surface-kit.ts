@@ -2,6 +2,7 @@ import { BoundedMap } from "./bounded.js";
 import type { SandboxClock } from "./control/clock.js";
 import { stateLimits } from "./limits.js";
 import type { Engine, PrismOperation } from "./scraper/engine.js";
+import { jsonHeaders } from "./scraper/prism-calls.js";
 import { TokenBucket } from "./scraper/token-bucket.js";
 
 // Pieces the neighbouring surfaces (platform, platform-legacy, connect) share with the scraper's: the Prism engine, the
@@ -85,7 +86,7 @@ export function header(value: string | string[] | undefined): string | undefined
 
 /** Prism's documented success (the first 2XX example) for an operation. */
 export async function documentedSuccess(engine: Engine, operation: PrismOperation, body: unknown, dynamic: boolean, seed: string) {
-  const served = await engine.answer(operation, { headers: { accept: "application/json", "content-type": "application/json" }, body }, { dynamic, seed });
+  const served = await engine.answer(operation, { headers: jsonHeaders, body }, { dynamic, seed });
   if (!served.ok) throw new Error(`Prism could not answer ${operation.iid ?? operation.id}: ${served.detail}`);
   return served;
 }

@@ -37,6 +37,7 @@ const rows: Record<keyof typeof stateLimits, string> = {
   tokens: "Tokens issued",
   idempotency: "Idempotency records",
   log: "The request log",
+  answers: "Prism's answers",
 };
 
 it.each(Object.entries(rows) as Array<[keyof typeof stateLimits, string]>)("documents the memory budget of the %s store", (store, row) => {

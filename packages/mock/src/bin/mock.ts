@@ -91,14 +91,14 @@ const options = {
 // noted now: whoever reads the banner may stop the package manager at once, before the sandbox runs another line.
 const launchers = process.env.npm_command || process.env.npm_lifecycle_event ? { shell: process.ppid, manager: parentOf(process.ppid) } : undefined;
 
-// Loaded once the arguments are known to be usable: Prism takes a moment to load.
+// Loaded once the arguments are known to be usable.
 const { startMock } = await import("../index.js");
 const mock = await startMock(options).catch((error: Error) => {
   console.error(`content-scraper-mock: cannot start: ${error.message}`);
   return process.exit(1);
 });
 
-const { prismVersion } = await import("../prism.js");
+const { prismVersion } = await import("../prism-version.js");
 const mode = values.dynamic ? `dynamic payloads, seed "${values.seed ?? "sandbox"}"` : "the description's examples";
 console.log(`Content Scraper sandbox on Prism ${prismVersion}, serving ${mode}:`);
 for (const [surface, url] of Object.entries(mock.baseUrls)) console.log(`  ${surface.padEnd(14)} ${url}`);

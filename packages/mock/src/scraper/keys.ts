@@ -11,11 +11,13 @@ export const sandboxKeys = {
 export type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
 
 /** The scraper's key rules from the description (`x-key-prefix`, `x-rejected-key-prefixes`), plus the revoked sandbox key. */
+const expected = `a scraper key (${scraperKey.keyPrefix}…) in the ${scraperKey.name} header`;
+const rejectedPrefixes = Object.entries(scraperKey.rejectedKeyPrefixes);
+
 export function checkKey(header: string | string[] | undefined): KeyCheck {
   const key = Array.isArray(header) ? header[0] : header;
-  const expected = `a scraper key (${scraperKey.keyPrefix}…) in the ${scraperKey.name} header`;
   if (!key) return { ok: false, message: `A valid scraper API key is required: send ${expected}.` };
-  for (const [prefix, surface] of Object.entries(scraperKey.rejectedKeyPrefixes)) {
+  for (const [prefix, surface] of rejectedPrefixes) {
     if (key.startsWith(prefix)) return { ok: false, message: `That is a ${surface} key (${prefix}…), which scraper routes do not accept: send ${expected}.` };
   }
   if (!key.startsWith(scraperKey.keyPrefix) || key.length === scraperKey.keyPrefix.length) {

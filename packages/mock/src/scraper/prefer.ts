@@ -9,7 +9,10 @@ export interface Preferences {
 
 export type PreferResult = { ok: true; preferences: Preferences } | { ok: false; message: string };
 
+const none: PreferResult = Object.freeze({ ok: true, preferences: Object.freeze({}) });
+
 export function parsePrefer(header: string | string[] | undefined): PreferResult {
+  if (header === undefined) return none;
   const preferences: Preferences = {};
   const text = Array.isArray(header) ? header.join(",") : (header ?? "");
   for (const part of text.split(/[,;]/)) {

@@ -1,5 +1,5 @@
 import { validateRequest } from "@content-scraper/validators/scraper";
-import { type BodyProblem, declaredFields, readBody } from "../body.js";
+import { type BodyProblem, type BodyRules, declaredFields, readBody } from "../body.js";
 import { type AnswerRecord, answerAll, json, type SandboxServices, type Surface, type SurfaceRequest, type SurfaceResponse, text } from "../http.js";
 import { requestId } from "../request-id.js";
 import { type Account, Accounts, accountsFull } from "./accounts.js";
@@ -44,7 +44,8 @@ type Json = Record<string, unknown>;
 interface Operation {
   rules: OperationRules;
   prism: PrismOperation;
-  schema: ReturnType<typeof requestSchema>;
+  /** How its body is read: JSON, checked with the precompiled validators against its request schema. */
+  body: BodyRules;
   /** The fields that carry a magic input (its identifiers), or `undefined` where the request's fields are not shown. */
   identifiers: string[] | undefined;
 }
@@ -87,7 +88,8 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (!rules) continue;
     const schema = requestSchema(prism);
     const identifiers = declaredFields(schema)?.filter((field) => field !== rules.paging?.request);
-    operations.set(rules.path, { rules, prism, schema, identifiers });
+    const body = { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema };
+    operations.set(rules.path, { rules, prism, body, identifiers });
     if (rules.operationId !== id) throw new Error(`operation table and description disagree on ${rules.path}`);
   }
   const listings = new Map([...operations.values()].map(({ rules, prism }) => [rules.operationId, listingExamples(prism)]));
@@ -119,7 +121,6 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
       // The gateway's bare text/plain 504: no JSON, and no billing header ("may not", says the description).
       return { status: answer.status, headers: { "Content-Type": answer.contentType }, body: String(answer.body ?? "") };
     }
-    const headers: Record<string, string> = { "Content-Type": answer.contentType, ...creditHeaders(charged) };
     if (answer.status >= 200 && answer.status < 300) {
       const data = shapeData(isObject(answer.body.data) ? answer.body.data : {}, {
         rules,
@@ -131,8 +132,10 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
         now: clock.now(),
       });
       const body = { ...answer.body, data, request_id: context.id, meta: { credits_charged: charged, credits_remaining: account.balance } };
-      return json(answer.status, body, { ...headers, "X-Scraper-Credits-Remaining": String(account.balance), ...rateHeaders(account.bucket.state()) });
+      const balance = { "X-Scraper-Credits-Remaining": String(account.balance) };
+      return json(answer.status, body, { "Content-Type": answer.contentType, ...creditHeaders(charged), ...balance, ...rateHeaders(account.bucket.state()) });
     }
+    const headers: Record<string, string> = { "Content-Type": answer.contentType, ...creditHeaders(charged) };
     const body: Json = { ...answer.body, request_id: context.id };
     if ("platform" in body && rules.platform) body.platform = rules.platform;
     if ("identifier" in body && context.magic) body.identifier = context.magic;
@@ -168,7 +171,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (!account) return failure("UNAUTHORIZED", accountsFull, id);
     if (!account.bucket.take()) return rateLimited(account, id);
 
-    const parsed = readBody(request.body, { validate: validateRequest, operationId: rules.operationId, mediaType: "application/json", schema: operation.schema });
+    const parsed = readBody(request.body, operation.body);
     if (!parsed.ok) return invalid(parsed.problem, id);
     const prefer = parsePrefer(request.headers.prefer);
     if (!prefer.ok) return invalid({ message: prefer.message, field: "Prefer", reason: "malformed preference" }, id);
@@ -187,12 +190,13 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
     if (outcome?.kind === "error") documented = documentedError(prism, outcome.codes);
     if (outcome?.kind === "plain-text") documented = documentedPlainText(prism);
     const success = documented === undefined || (documented.code >= 200 && documented.code < 300);
+    // Error bodies always come from the description's examples: they are fixed texts, not data.
+    const generated = success && (dynamic ?? options.dynamic);
     const choice: Choice = {
       code: documented?.code,
       exampleKey: documented?.exampleKey ?? exampleKey,
-      // Error bodies always come from the description's examples: they are fixed texts, not data.
-      dynamic: success && (dynamic ?? options.dynamic),
-      seed: `${options.seed}:${rules.operationId}:${JSON.stringify(parsed.body)}`,
+      dynamic: generated,
+      seed: generated ? `${options.seed}:${rules.operationId}:${JSON.stringify(parsed.body)}` : undefined,
     };
 
     const price = rules.credits?.standard ?? 0;
@@ -200,7 +204,7 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
       return failure("INSUFFICIENT_SCRAPER_CREDITS", `Your scraper credit balance (${account.balance}) cannot cover this request (${price} credits). Top up to continue.`, id);
     }
     // Waits run on the sandbox clock: `advance` ends them early.
-    await clock.sleep(fault?.latencyMs ?? 0);
+    if (fault?.latencyMs) await clock.sleep(fault.latencyMs);
     if (outcome?.kind === "slow") await clock.sleep((typicalDurationMs(rules)?.max ?? 0) * options.timeScale);
     const accept = documented?.accept ?? (code === undefined ? "application/json" : (request.headers.accept ?? "*/*"));
     const served = await engine.answer(prism, { headers: { accept, "content-type": "application/json" }, body: parsed.body }, choice);
