@@ -21,10 +21,10 @@ export function scraperApi(client: ScraperClient): Client<paths> {
   });
 }
 
-let byPath: Map<string, OperationRules> | undefined;
+/** Every operation by its path: the api door is the one importer of this module. */
+const byPath = new Map<string, OperationRules>([...Object.values(operations), ...Object.values(focusedOperations)].map((rules: OperationRules) => [rules.path, rules]));
 
 /** The operation a request addresses (a normalized or a focused one), by its path relative to the base URL. */
 function rulesFor(baseUrl: string, url: string): OperationRules | undefined {
-  byPath ??= new Map([...Object.values(operations), ...Object.values(focusedOperations)].map((rules: OperationRules) => [rules.path, rules]));
   return byPath.get(url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url).pathname);
 }

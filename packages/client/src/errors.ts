@@ -20,6 +20,9 @@ export class ScraperInputError extends ScraperError {
   }
 }
 
+/** The factory the runtime's checks report an unusable option or argument with. */
+export const inputError = (field: string, message: string): ScraperInputError => new ScraperInputError(field, message);
+
 /**
  * The call was given up before it completed: the caller's `signal` aborted (`cause` is its reason), while the call
  * waited for pacing, for the budget, for an answer, for its body or before a retry. Once sent, the request may

@@ -10,6 +10,23 @@ export interface ScraperMeta {
   rateLimit: RateLimitState;
 }
 
+/** The HTTP side of a result: what came back and what it took. */
+export interface ResponseInfo {
+  status: number;
+  headers: Headers;
+  /** Requests sent for the call, retries included. */
+  attempts: number;
+  /** From the call's start to the answer's last byte, pacing and retry waits included. */
+  elapsedMs: number;
+}
+
+/** What every convenience method resolves to. */
+export interface ScraperResult<Data> {
+  data: Data;
+  meta: ScraperMeta;
+  response: ResponseInfo;
+}
+
 /**
  * `X-Scraper-RateLimit-Limit`, `-Remaining` (the limit closest to being reached) and `-Reset` (as sent: its format is
  * not documented). A count that is not a non-negative integer reads as `undefined`; a repeated header as

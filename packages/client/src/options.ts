@@ -9,7 +9,7 @@ import {
   type RateLimitStore,
   resolveLimits,
 } from "@content-scraper/runtime";
-import { ScraperInputError } from "./errors.js";
+import { inputError, ScraperInputError } from "./errors.js";
 import { combineHooks, type ScraperHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
 import { silentLogger } from "./logger.js";
@@ -117,7 +117,6 @@ export interface ResolvedOptions {
   logger: Logger;
 }
 
-const inputError = (field: string, message: string) => new ScraperInputError(field, message);
 
 /** Checks the key's shape without ever putting the key itself into a message. */
 function checkKey(key: string | undefined): string {

@@ -1,9 +1,11 @@
-import type { ScraperMeta } from "./meta.js";
+import type { ScraperResult } from "./meta.js";
 import type { Walk, WalkLimits, WalkPage } from "./walk.js";
 import type { OperationId } from "./rules.js";
 import type { components, operations } from "./generated/scraper.types.js";
 
 // Public types, derived from the generated description types so that each platform gets its own shapes.
+
+export type { ResponseInfo, ScraperResult } from "./meta.js";
 
 /** A platform token: `shortvideo`, `photoshare`, `videosite`, `socialnet`, `ephemeral`, `microblog` or `professional`. */
 export type Platform = components["schemas"]["Platform"];
@@ -20,23 +22,6 @@ export type SuccessData<Id extends OperationId> = SuccessBody<Id>["data"];
 export type RequestBody<Id extends OperationId> = NonNullable<operations[Id]["requestBody"]> extends { content: { "application/json": infer Body } }
   ? Body
   : never;
-
-/** The HTTP side of a result: what came back and what it took. */
-export interface ResponseInfo {
-  status: number;
-  headers: Headers;
-  /** Requests sent for the call, retries included. */
-  attempts: number;
-  /** From the call's start to the answer's last byte, pacing and retry waits included. */
-  elapsedMs: number;
-}
-
-/** What every convenience method resolves to. */
-export interface ScraperResult<Data> {
-  data: Data;
-  meta: ScraperMeta;
-  response: ResponseInfo;
-}
 
 /** Per-request options, on every method (and, as defaults, on `withOptions`). */
 export interface RequestOptions {

@@ -1,8 +1,7 @@
-import { ScraperAbortError, ScraperError, ScraperInputError, ScraperResponseError } from "./errors.js";
-import type { ScraperMeta } from "./meta.js";
-import { checkNumber } from "./options.js";
+import { checkNumber } from "@content-scraper/runtime";
+import { inputError, ScraperAbortError, ScraperError, ScraperInputError, ScraperResponseError } from "./errors.js";
+import type { ScraperResult } from "./meta.js";
 import type { OperationRules } from "./rules.js";
-import type { ResponseInfo, ScraperResult } from "./types.js";
 
 /** The de-duplication key of a post: its platform plus the platform's own id (never `postPage`). */
 export function postKey(post: { id: string; platform: string }): string {
@@ -107,8 +106,8 @@ export function checkWalkLimits(options: WalkLimits): CheckedLimits {
   const unlimited = Number.POSITIVE_INFINITY;
   return {
     start: { cursor: resume ? resume.cursor : cursor, taken, ended: resume?.stoppedBecause === "end" },
-    maxPages: checkNumber("maxPages", options.maxPages, unlimited, { integer: true }),
-    maxCredits: checkNumber("maxCredits", options.maxCredits, unlimited, { integer: true }),
+    maxPages: checkNumber("maxPages", options.maxPages, unlimited, { integer: true }, inputError),
+    maxCredits: checkNumber("maxCredits", options.maxCredits, unlimited, { integer: true }, inputError),
   };
 }
 
@@ -277,4 +276,3 @@ export function unseenPost(stored?: { has(key: string): boolean }): (post: { id:
   };
 }
 
-export type { ResponseInfo, ScraperMeta };
