@@ -69,7 +69,9 @@ async function overhead() {
   report("per-request CPU overhead, client", `${cpuRatio.toFixed(3)}×`, "≤ 1.10×", cpuRatio <= 1.1);
   report("per-request overhead, client + one onResponse hook", `${withHook.toFixed(3)}× (${answered} answers seen)`, "≤ 1.15×", withHook <= 1.15);
   report("per-request overhead, client + validateResponses", `${validated.toFixed(3)}×`, "≤ 1.10×", validated <= 1.1);
-  report("per-request overhead, the portable path (a fetch of the caller's: signal, body counted as read)", `${portableRatio.toFixed(3)}× (Node's wire meter: ${ratio.toFixed(3)}×)`, "≤ the wire meter's + 0.05×", portableRatio <= ratio + 0.05);
+  // The Node fast path (the wire meter: no signal handed to fetch) stays only while it pays for itself against the
+  // portable path every other runtime takes (the runtime matrix shows both give the same answers).
+  report("per-request overhead, the portable path (a fetch of the caller's: the deadline's signal)", `${portableRatio.toFixed(3)}× (Node's wire meter: ${ratio.toFixed(3)}×)`, "the wire meter below it", ratio < portableRatio);
 }
 
 /**
