@@ -9,6 +9,8 @@ export function storeKeys(prefix: string, key: string) {
   const tag = `{${createHash("sha256").update(key).digest("base64url")}}`;
   return {
     bucket: `${prefix}:bucket:${tag}`,
+    /** When each token was taken (a sorted set by time), for a count's correction: see the runtime's `servedCount`. */
+    takes: `${prefix}:bucket:${tag}:takes`,
     budget: `${prefix}:budget:${tag}`,
     reservations: `${prefix}:budget:${tag}:reservations`,
   };

@@ -1,4 +1,4 @@
-import { type BucketLimit, type RateLimitStore, readCount } from "@content-scraper/runtime";
+import { type BucketLimit, holdMs, keepTakesMs, type RateLimitStore, readCount, wayThereMs } from "@content-scraper/runtime";
 import { type Connection, type Script, script } from "./connection.js";
 import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 import { inputError, requiredNumber } from "./input.js";
@@ -13,12 +13,14 @@ import type { LocalShare } from "./local-share.js";
  * A token taken from a full bucket `holds` the refill: the service's bucket is full too, and stays full (wasting its
  * refill) until that request reaches it, while this one would already be refilling; the difference, the first
  * request's latency times the rate, would let the fleet send a request too many when the burst runs out. So refill
- * resumes at the service's first count (`correct`), or `holdMs` later if none comes.
+ * resumes at the service's first count (`correct`), or `holdMs` later if none comes (the runtime's, as its in-memory
+ * bucket does).
  *
  * Every script saves what it changed and lets the key expire when the bucket would be full again (an idle bucket costs
- * no memory).
+ * no memory). Beside it, a sorted set holds when each token of the last `keepTakesMs` was taken (by every process), so
+ * that a count of the service's is read as the runtime's `servedCount` reads it: less the tokens taken after its
+ * request left.
  */
-const holdMs = 1000;
 const bucket = `
 local perMs = tonumber(ARGV[1]) / 60000
 local capacity = math.max(1, tonumber(ARGV[1]) * tonumber(ARGV[2]) / 60)
@@ -46,25 +48,33 @@ if tokens >= 1 then
   end
   tokens = tokens - 1
   save()
+  redis.call('ZADD', KEYS[2], now, now .. ':' .. redis.call('HINCRBY', KEYS[1], 'taken', 1))
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ${keepTakesMs})
+  redis.call('PEXPIRE', KEYS[2], ${keepTakesMs})
   return 0
 end
 return math.max(1, math.ceil(at - now + (1 - tokens) / perMs))
 `);
 
 /**
- * ARGV: rpm, burstSeconds, remaining, ageMs. The service counted `remaining` when the request reached it, about half its
- * age ago: never more tokens than that count plus what the service refilled since (clamped to 0..capacity), and a held
- * refill resumes from then on.
+ * ARGV: rpm, burstSeconds, remaining, ageMs. The service counted \`remaining\` when it admitted a request that left
+ * \`ageMs\` ago (it got there its way there later, at most ${wayThereMs} ms or half the age): never more tokens than that
+ * count, plus what the service refilled since, less the tokens taken after the request left (clamped to 0..capacity);
+ * a held refill resumes from when the service counted.
  */
 const correct = script(`${bucket}
-local since = math.max(0, tonumber(ARGV[4])) / 2
-local remaining = math.max(0, math.min(capacity, tonumber(ARGV[3]) + since * perMs))
-if held or tokens > remaining then
-  if held then at = math.min(at, now - since) end
+local age = math.max(0, tonumber(ARGV[4]))
+local counted = now - age + math.min(age / 2, ${wayThereMs})
+if held then
+  at = math.min(at, counted)
   held = false
-  tokens = math.min(tokens, remaining)
-  save()
+  tokens = math.min(capacity, tokens + (now - at) * perMs)
+  at = now
 end
+local taken = redis.call('ZCOUNT', KEYS[2], '(' .. (now - age), '+inf')
+local served = math.max(0, math.min(capacity, tonumber(ARGV[3]) + (now - counted) * perMs - taken))
+tokens = math.min(tokens, served)
+save()
 `);
 
 /** ARGV: rpm, burstSeconds, ms. No token for anyone until `ms` from now. */
@@ -132,7 +142,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   #run(operation: string, code: Script, key: string, limit: BucketLimit, ...extra: number[]) {
-    return this.#connection.run(`rateLimit.${operation}`, code, [storeKeys(this.#prefix, key).bucket], [limit.requestsPerMinute, limit.burstSeconds, ...extra]);
+    const keys = storeKeys(this.#prefix, key);
+    return this.#connection.run(`rateLimit.${operation}`, code, [keys.bucket, keys.takes], [limit.requestsPerMinute, limit.burstSeconds, ...extra]);
   }
 }
 

@@ -1,3 +1,4 @@
+import { keepTakesMs } from "@content-scraper/runtime";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
@@ -77,14 +78,17 @@ describe("take", () => {
     const redis = new Redis(server.url);
     const own = createRedisStores({ redis, prefix: "tenant-a" });
     await own.rateLimit.take("scrape_live_secret", { requestsPerMinute: 60, burstSeconds: 60 });
-    const keys = await admin.keys("tenant-a:*");
-    expect(keys).toHaveLength(1);
+    const keys = (await admin.keys("tenant-a:*")).sort();
+    expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^tenant-a:bucket:\{[\w-]+\}$/);
+    expect(keys[1]).toBe(`${keys[0]}:takes`);
     expect(keys.join()).not.toContain("secret");
     // One token short of 60 at 1 per second, after the hold (1 s): full again within about 2 s (plus a second's margin).
     const ttl = await admin.pttl(keys[0] as string);
     expect(ttl).toBeGreaterThan(1900);
     expect(ttl).toBeLessThanOrEqual(3000);
+    // When the token was taken, kept as long as a count may come back for it.
+    expect(await admin.pttl(keys[1] as string)).toBeGreaterThan(keepTakesMs - 5_000);
     await own.close();
     expect(redis.status).toBe("ready"); // the caller's client stays open
     redis.disconnect();
@@ -116,11 +120,11 @@ describe("leaving full", () => {
     expect(resumed.filter((w) => w === 0).length).toBeLessThanOrEqual(10);
   });
 
-  it("resumes a held refill from when the service admitted the counted request: half the answer's age ago", async () => {
+  it("resumes a held refill from when the service counted: the answer's age ago, less the request's way there", async () => {
     const [store] = stores();
     const key = freshKey();
     for (let i = 0; i < 10; i++) expect(await store?.take(key, limit)).toBe(0);
-    // The first answer came back after 400 ms: the service admitted it 200 ms ago and has refilled 20 tokens since,
+    // The first answer came back after 400 ms: the service admitted it 300 ms ago (its way there is 100 ms at most) and has refilled 20 tokens since,
     // which its count (9 when it admitted it) does not show. Refill here resumes from then too: the bucket is full.
     await store?.correct(key, limit, 9, 400);
     const resumed = await Promise.all(Array.from({ length: 12 }, () => store?.take(key, limit)));
@@ -149,6 +153,19 @@ describe("correct", () => {
     await a?.correct(key, limit, 3);
     expect([await b?.take(key, limit), await b?.take(key, limit), await b?.take(key, limit)]).toEqual([0, 0, 0]);
     expect(await a?.take(key, limit)).toBeGreaterThan(0);
+  });
+
+  it("leaves out of a count the tokens any process took after its request left: they reach the service later", async () => {
+    const [a, b] = stores(2);
+    const key = freshKey();
+    expect(await a?.take(key, limit)).toBe(0); // the counted request, which leaves once its token is taken
+    const sent = performance.now();
+    await sleep(20);
+    for (let i = 0; i < 3; i++) expect(await b?.take(key, limit)).toBe(0); // in flight when its count comes back
+    // The service had 8 left when it admitted a's request (other traffic on the account): 8 less b's 3 are left now.
+    await a?.correct(key, limit, 8, performance.now() - sent);
+    const takes = await Promise.all(Array.from({ length: 6 }, () => b?.take(key, limit)));
+    expect(takes.filter((w) => w === 0)).toHaveLength(5);
   });
 
   it("never adds tokens, and clamps the count to 0..capacity", async () => {

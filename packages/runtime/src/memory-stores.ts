@@ -6,6 +6,9 @@ interface Bucket {
   pausedUntil: number;
   /** The refill waits for the service's first count (see `holdMs`). */
   held: boolean;
+  /** When each token of the last `keepTakesMs` was taken, oldest first, from `first` on (see `servedCount`). */
+  takes: number[];
+  first: number;
 }
 
 /**
@@ -19,6 +22,24 @@ export const holdMs = 1000;
 
 const capacityOf = (limit: BucketLimit) => Math.max(1, (limit.requestsPerMinute * limit.burstSeconds) / 60);
 
+/** How long the times of the tokens taken are kept: longer than any answer takes (the service's ceiling is about 120 s). */
+export const keepTakesMs = 300_000;
+
+/** The longest way a request takes to reach the service, which its answer's age includes: at most half that age. */
+export const wayThereMs = 100;
+
+/**
+ * What the service's bucket holds now, from a count it sent: `remaining` when it admitted a request that left `ageMs`
+ * ago (it reached the service its way there later), plus what the service refilled since, less the tokens taken after
+ * that request left (`takenSince`): those requests reach the service after it counted. Answers that figure, and when
+ * the service counted (a held refill resumes from then).
+ */
+export function servedCount(remaining: number, ageMs: number, takenSince: number, rate: number, at: number): { tokens: number; countedAt: number } {
+  const age = Math.max(0, ageMs);
+  const countedAt = at - age + Math.min(age / 2, wayThereMs);
+  return { tokens: remaining + ((at - countedAt) * rate) / 60_000 - takenSince, countedAt };
+}
+
 /**
  * Token buckets in this process's memory, one per key: the default store, shared by every client given the same
  * instance. `now` is a monotonic clock in milliseconds.
@@ -29,7 +50,7 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
     const at = now();
     let bucket = buckets.get(key);
     if (!bucket) {
-      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0, held: false };
+      bucket = { tokens: capacityOf(limit), updatedAt: at, pausedUntil: 0, held: false, takes: [], first: 0 };
       buckets.set(key, bucket);
     } else if (at > bucket.updatedAt) {
       bucket.tokens = Math.min(capacityOf(limit), bucket.tokens + ((at - bucket.updatedAt) * limit.requestsPerMinute) / 60_000);
@@ -49,21 +70,22 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
           bucket.held = true;
         }
         bucket.tokens -= 1;
+        remember(bucket, now());
         return 0;
       }
       return Math.ceil(bucket.updatedAt - now() + ((1 - bucket.tokens) * 60_000) / limit.requestsPerMinute);
     },
     correct(key, limit, remaining, ageMs = 0) {
       const bucket = refilled(key, limit);
-      // The service counted when the request reached it: about half its age ago (its way there).
-      const since = Math.max(0, ageMs) / 2;
-      // The service's bucket has been refilling since it admitted that request, and so does this one.
+      const at = now();
+      const served = servedCount(remaining, ageMs, takenAfter(bucket, at - Math.max(0, ageMs)), limit.requestsPerMinute, at);
+      // The service's bucket has been refilling since it counted, and so does this one, from then to now.
       if (bucket.held) {
-        bucket.updatedAt = Math.min(bucket.updatedAt, now() - since);
+        bucket.updatedAt = Math.min(bucket.updatedAt, served.countedAt);
         bucket.held = false;
+        refilled(key, limit);
       }
-      const counted = remaining + (since * limit.requestsPerMinute) / 60_000;
-      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), counted)));
+      bucket.tokens = Math.min(bucket.tokens, Math.max(0, Math.min(capacityOf(limit), served.tokens)));
     },
     pause(key, limit, ms) {
       const bucket = refilled(key, limit);
@@ -75,6 +97,28 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
       bucket.held = false;
     },
   };
+}
+
+/** Notes a token taken at `at`, forgetting those older than `keepTakesMs` (compacting now and then, not on every take). */
+function remember(bucket: Bucket, at: number): void {
+  bucket.takes.push(at);
+  while (bucket.first < bucket.takes.length && (bucket.takes[bucket.first] as number) < at - keepTakesMs) bucket.first++;
+  if (bucket.first > 1024 && bucket.first * 2 > bucket.takes.length) {
+    bucket.takes.splice(0, bucket.first);
+    bucket.first = 0;
+  }
+}
+
+/** How many tokens were taken after `since` (a binary search over the kept times). */
+function takenAfter(bucket: Bucket, since: number): number {
+  let low = bucket.first;
+  let high = bucket.takes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((bucket.takes[middle] as number) > since) high = middle;
+    else low = middle + 1;
+  }
+  return bucket.takes.length - low;
 }
 
 /** Credit budgets in this process's memory, one per key: the default store of a client's `budget`. */

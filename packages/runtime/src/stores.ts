@@ -18,9 +18,10 @@ export interface RateLimitStore {
   /** Takes one token: `0` when taken, else how many milliseconds to wait before asking again (nothing is taken). */
   take(key: string, limit: BucketLimit): number | Promise<number>;
   /**
-   * Aligns the bucket with the service's count, `remaining` as the service counted when it admitted a request that left
-   * `ageMs` ago: never more tokens than that count plus what the service refilled since (half the age: the request's
-   * way there), and a bucket holding its refill after a take from full (see `holdMs`) refills from then on.
+   * Aligns the bucket with the service's count: `remaining`, as the service counted when it admitted a request that left
+   * `ageMs` ago. Never more tokens than that count, plus what the service refilled since, less the tokens taken after
+   * that request left (they reach the service after its count: `servedCount`); a bucket holding its refill after a
+   * take from full (see `holdMs`) refills from then on.
    */
   correct(key: string, limit: BucketLimit, remaining: number, ageMs?: number): void | Promise<void>;
   /** No token for anyone until `ms` from now (a `Retry-After`). */

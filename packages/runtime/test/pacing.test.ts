@@ -19,20 +19,30 @@ describe("the in-memory token bucket", () => {
     expect(store.take("k", limit)).toBe(0);
   });
 
-  it("reads the service's count as of when it admitted the request: half the answer's age ago", () => {
+  it("reads the service's count as of when it counted: the answer's age ago, less the request's way there", () => {
     let now = 0;
     const store = memoryRateLimitStore(() => now);
     for (let i = 0; i < 60; i++) store.take("k", limit);
-    now += 2000;
-    // The answer's request left 2 s ago and reached the service 1 s ago: its bucket has refilled since then.
-    store.correct("k", limit, 0, 2000);
-    expect(store.take("k", limit)).toBe(0);
-    expect(store.take("k", limit)).toBe(1000);
-    // A count that says less than what refilled since its admission takes the bucket down to that much, no lower.
-    now += 5000;
-    store.correct("k", limit, 0, 2000);
-    expect(store.take("k", limit)).toBe(0);
-    expect(store.take("k", limit)).toBe(1000);
+    now += 900;
+    // The first answer's request left 0.9 s ago and reached the service its way there later (wayThereMs, 100 ms): the
+    // service has refilled 0.8 of a token since it counted, and this bucket, which held its refill, resumes from then.
+    store.correct("k", limit, 59, 900);
+    expect(store.take("k", limit)).toBe(200);
+  });
+
+  it("leaves out of the service's count the tokens taken after its request left: they reach it later", () => {
+    let now = 0;
+    const store = memoryRateLimitStore(() => now);
+    const tight = { requestsPerMinute: 60, burstSeconds: 600 }; // 600 tokens, one a second
+    for (let i = 0; i < 10; i++) store.take("k", tight); // at 0: the counted request among them
+    now = 500;
+    for (let i = 0; i < 5; i++) store.take("k", tight); // in flight when the count comes
+    now = 1000;
+    // The service had 20 left when it admitted the request sent at 0 (other traffic on the account): with 0.9 s of
+    // refill since, less the 5 sent after it, 15.9 are left for this bucket, not 20.9.
+    store.correct("k", tight, 20, 1000);
+    for (let i = 0; i < 15; i++) expect(store.take("k", tight)).toBe(0);
+    expect(store.take("k", tight)).toBeCloseTo(100, -1); // 0.1 of a token to go, give or take a float's last digit
   });
 
   it("holds the refill after a take from a full bucket until the service's first count, or holdMs without one", () => {

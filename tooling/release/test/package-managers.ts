@@ -1,6 +1,7 @@
 // How each package manager the registry test uses is set up in a fresh project, installs from the test's registry, and
 // runs an installed package's bin. npm and pnpm are the machine's; Yarn (4, from @yarnpkg/cli-dist) and Bun (from the
 // `bun` package) are this package's devDependencies, so the test needs nothing beyond the workspace's install.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -40,6 +41,7 @@ export function configure(manager: Manager, project: string, registry: string): 
         `npmPreapprovedPackages: ["@content-scraper/*"]`,
         `unsafeHttpWhitelist: ["${new URL(registry).hostname}"]`,
         `npmScopes: { content-scraper: { npmRegistryServer: "${registry}" } }`,
+        ...caFileLines(),
         "",
       ].join("\n"),
     );
@@ -49,6 +51,15 @@ export function configure(manager: Manager, project: string, registry: string): 
   } else {
     writeFileSync(join(project, ".npmrc"), scope);
   }
+}
+
+/**
+ * Yarn reads neither npm's `cafile` nor, unless it is set, NODE_EXTRA_CA_CERTS: behind a proxy that signs with the
+ * machine's own authority (as in CI), its requests to the npm registry fail on a self-signed certificate.
+ */
+function caFileLines(): string[] {
+  const cafile = process.env.NODE_EXTRA_CA_CERTS || execFileSync("npm", ["config", "get", "cafile"], { encoding: "utf8" }).trim();
+  return cafile && cafile !== "null" && cafile !== "undefined" ? [`httpsCaFilePath: ${JSON.stringify(cafile)}`] : [];
 }
 
 /** The install of the project's package.json. */
