@@ -26,7 +26,7 @@ export interface CliResult {
 }
 
 /** Starts the built bin as a child process (in a process group of its own, so a test can kill it and its workers). */
-export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess & { result: Promise<CliResult> } {
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess & { result: Promise<CliResult>; stderrSoFar(): string } {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, SCRAPER_API_KEY: apiKey, SCRAPER_BASE_URL: undefined, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -41,7 +41,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
     stderr += String(chunk);
   });
   const result = once(child, "close").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr }));
-  return Object.assign(child, { result });
+  return Object.assign(child, { result, stderrSoFar: () => stderr });
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
@@ -62,7 +62,7 @@ export async function creatorsFile(dir: string, count: number, prefix = "creator
 
 /** Every line of every creator file of an export, with the post keys that appear more than once. */
 export async function readExport(out: string, platformName = platform) {
-  const files = (await readdir(join(out, platformName))).filter((name) => name.endsWith(".jsonl"));
+  const files = (await readdir(join(out, platformName))).filter((name) => name.endsWith(".jsonl") && !name.startsWith("."));
   const lines: ExportLine[] = [];
   const perFile = new Map<string, ExportLine[]>();
   for (const file of files) {
@@ -106,3 +106,50 @@ export const exportArgs = (mock: RunningMock, creators: string, out: string, ext
   String(fastRate),
   ...extra,
 ];
+
+/** How long the sandbox holds an answer that a test holds (sandbox time: `release` ends the wait at once). */
+const holdSeconds = 600;
+
+/**
+ * Holds the next `count` requests of `operation` in the sandbox and waits until every one of them is held: a fault
+ * that lands at a known point (a test kills while the answers are held, then `release`s them), never by timing.
+ */
+export async function holdRequests(mock: RunningMock, count: number, operation = `${platform}Posts`): Promise<void> {
+  await mock.inject({ operation, latencySeconds: holdSeconds, count });
+}
+
+/** Waits until the requests `holdRequests` asked for are all held (every one has reached the sandbox). */
+export async function untilHeld(mock: RunningMock, operation = `${platform}Posts`): Promise<void> {
+  while ((await mock.faults()).some((fault) => fault.operation === operation)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Ends every held wait: the sandbox answers (and charges) the held requests, to whoever is still listening. */
+export async function release(mock: RunningMock): Promise<void> {
+  await mock.advance(holdSeconds);
+}
+
+/** The post ids of each creator's file. */
+export async function postsByFile(out: string) {
+  const { files } = await readExport(out);
+  return new Map([...files].map(([file, lines]) => [file, lines.flatMap((line) => (line.kind === "post" ? [line.post.id] : [])).sort()]));
+}
+
+/** Whether a process is alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check` holds (polling), for at most `limitMs`: answers whether it did. */
+export async function eventually(check: () => boolean | Promise<boolean>, limitMs = 20_000): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiKey, creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
+import { apiKey, creatorsFile, exportArgs, ledger, postsByFile, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
 
 let mock: RunningMock;
 let reference: RunningMock;
@@ -17,12 +17,6 @@ afterAll(async () => {
   await reference.close();
   await dir.remove();
 });
-
-/** The post ids of each creator's file. */
-async function postsByFile(out: string) {
-  const { files } = await readExport(out);
-  return new Map([...files].map(([file, lines]) => [file, lines.flatMap((line) => (line.kind === "post" ? [line.post.id] : [])).sort()]));
-}
 
 describe("resuming an export", () => {
   test("killed with SIGKILL three times at random moments, it finishes with every post once and every credit accounted for", async () => {
