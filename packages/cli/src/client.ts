@@ -1,4 +1,4 @@
-import { type CreditBudgetStore, createScraperClient, type Platform, type RateLimitStore, type ScraperClient } from "@content-scraper/client";
+import { type CreditBudgetStore, createScraperClient, type Platform, type RateLimitStore, type ScraperClient, ScraperInputError } from "@content-scraper/client";
 import { UsageError } from "./usage-error.js";
 
 /** The connection options every command shares: this process's own configuration, never taken from elsewhere. */
@@ -28,14 +28,20 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
   if (!apiKey) throw new UsageError("SCRAPER_API_KEY is not set: export your scraper key (scrape_live_…) in the environment.");
   const baseUrl = options.baseUrl ?? process.env.SCRAPER_BASE_URL;
   if (!baseUrl) throw new UsageError("--base-url is required (or SCRAPER_BASE_URL): the scraper base address, ending in /api/v1.");
-  return createScraperClient({
-    apiKey,
-    baseUrl,
-    allowInsecureHttp: options.allowInsecureHttp,
-    rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
-    retry: { maxRetries: options.maxRetries },
-    ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
-  });
+  try {
+    return createScraperClient({
+      apiKey,
+      baseUrl,
+      allowInsecureHttp: options.allowInsecureHttp,
+      rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
+      retry: { maxRetries: options.maxRetries },
+      ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
+    });
+  } catch (error) {
+    // The client names its options; the command line has flags.
+    if (error instanceof ScraperInputError && error.field === "baseUrl") throw new UsageError(error.message.replace(/^baseUrl/, "--base-url").replace("allowInsecureHttp: true", "--allow-insecure-http"));
+    throw error;
+  }
 }
 
 /**

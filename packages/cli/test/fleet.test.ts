@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import type { RunningMock } from "@content-scraper/mock";
 // The redis-store package's own harness: a real redis-server on a free loopback port, without persistence.
 import { startRedis } from "@content-scraper/test-server/redis";
@@ -21,6 +20,7 @@ import {
   startSandbox,
   tempDir,
   untilHeld,
+  workersOf,
 } from "./harness.js";
 
 let mock: RunningMock;
@@ -40,12 +40,6 @@ afterAll(async () => {
   await redis.stop();
   await dir.remove();
 });
-
-/** The worker processes a coordinator forked. */
-function workersOf(pid: number): number[] {
-  const output = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
-  return output.split("\n").map((line) => Number(line.trim())).filter((value) => value > 0);
-}
 
 /** A fleet's arguments: its Redis, workers and concurrency; a lease of 2 s, so a dead worker's creators move on quickly. */
 const fleetArgs = (workers: number, concurrency: number) => ["--redis", redis.url, "--workers", String(workers), "--concurrency", String(concurrency), "--lease-seconds", "2"];

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -152,4 +152,15 @@ export async function eventually(check: () => boolean | Promise<boolean>, limitM
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return check();
+}
+
+/** The processes a process forked (a coordinator's workers). */
+export function workersOf(pid: number): number[] {
+  try {
+    const output = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+    return output.split("\n").map((line) => Number(line.trim())).filter((value) => value > 0);
+  } catch {
+    // ps exits 1 when it finds none.
+    return [];
+  }
 }

@@ -147,7 +147,9 @@ async function withOutput(
   let output = await openCreatorOutput(context.folder, creator.file, checkpoint.bytes);
   if (!output) {
     // The file lost what the checkpoint counted: start this creator over rather than leave a hole in it.
-    checkpoint = { ...freshCheckpoint(creator), creditsCharged: checkpoint.creditsCharged, resumes: checkpoint.resumes, reexports: (checkpoint.reexports ?? 0) + 1 };
+    // What it was charged and the pages it fetched stay counted: they were bought.
+    const { creditsCharged, pages, resumes } = checkpoint;
+    checkpoint = { ...freshCheckpoint(creator), creditsCharged, pages, resumes, reexports: (checkpoint.reexports ?? 0) + 1 };
     output = (await openCreatorOutput(context.folder, creator.file, 0)) as CreatorOutput;
   }
   const progress: Progress = {

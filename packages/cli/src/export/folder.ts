@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, link, lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Redactor } from "@content-scraper/runtime";
 import { UsageError } from "../usage-error.js";
 
@@ -20,6 +20,25 @@ export const checkpointsFolder = ".checkpoints";
 /** An output-folder problem found before (or while) writing: exit status 2, naming the path and the reason. */
 export class OutputFolderError extends UsageError {
   override name = "OutputFolderError";
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node's own recursive mkdir spins forever on a path it cannot create under a
+ * folder that exists (`/proc/nope`).
+ */
+async function makeFolder(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(path) === path) throw error;
+  }
+  await makeFolder(dirname(path));
+  await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -49,7 +68,7 @@ export class OutputFolder {
    */
   static async open(out: string, platform: string, redactor: Redactor, { owner }: { owner: boolean }): Promise<OutputFolder> {
     const root = resolve(out);
-    await mkdir(root, { recursive: true }).catch((error) => {
+    await makeFolder(root).catch((error) => {
       throw new OutputFolderError(`--out: cannot create ${root} (${errno(error)})`);
     });
     const folder = new OutputFolder(join(root, platform), redactor);
