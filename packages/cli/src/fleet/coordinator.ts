@@ -271,7 +271,7 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   }
   const lost = stoppedBecause === "coordinationLost";
   if (!lost) await redis.set(keys.stop, JSON.stringify({ reason: stoppedBecause }), "NX").catch(() => {});
-  await Promise.all(children.map((child) => stopChild(child)));
+  await Promise.all(children.map((child) => stopChild(child, lost)));
   feed((await redis.lpop(keys.events, 100_000).catch(() => null)) ?? [], reporter, totals, settled);
   dirty ||= (await redis.get(keys.dirty).catch(() => null)) !== null;
   // Nothing was in flight at the end unless the run was lost or its workers killed: a run that lost nothing ends clean.
@@ -303,11 +303,16 @@ async function probe(fleet: FleetRun): Promise<boolean> {
   }
 }
 
-/** Tells a worker to finish its pages in flight and waits for it to go (killing it if it outstays the worker's grace). */
-async function stopChild(child: ChildProcess): Promise<void> {
+/**
+ * Tells a worker to finish its pages in flight (or, `abort`, to give them up: the run is lost, nothing could be saved)
+ * and waits for it to go, killing it if it outstays the worker's grace.
+ */
+async function stopChild(child: ChildProcess, abort: boolean): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGTERM");
+  // A second signal (another one: two of a kind may arrive as one): the worker aborts what is in flight.
+  if (abort) child.kill("SIGINT");
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
   await exited;
   clearTimeout(timer);

@@ -108,6 +108,7 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
     leaving = how === "lost" ? "lost" : (leaving ?? "stop");
     left();
   };
+  const aborted = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
   const report = (event: Record<string, unknown>) => {
     redis.rpush(keys.events, JSON.stringify(event)).catch(() => {});
   };
@@ -178,7 +179,10 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   process.on("disconnect", () => leave("lost"));
 
   await gone;
-  await Promise.race([worker.close(), sleep(leaving === "lost" ? 1_000 : graceMs)]);
+  // The pages in flight finish (within the grace), unless they are aborted meanwhile: then a second for the rest.
+  const closed = worker.close();
+  await Promise.race([closed, sleep(graceMs), aborted]);
+  if (controller.signal.aborted) await Promise.race([closed, sleep(1_000)]);
   clearInterval(watch);
   await redis.srem(keys.workers, holder).catch(() => {});
   await stores.close();
