@@ -72,13 +72,13 @@ const faultKinds = ["kill", "kill", "coordinator", "worker", "redis", "overlap",
 const holdSeconds = 600;
 
 /**
- * Takes the holds no run reached (it ended first) with requests of another key, released at once, so that no later
- * run meets them: answers their request ids, which the chaos run's ledger leaves out.
+ * Takes the holds no run reached (fewer creators were left than slots) with requests of another key, so that no run
+ * meets one later: one at a time until none is left (a request may take another fault queued before them). They stay
+ * held until the next `release`; answers their request ids, which the chaos run's ledger leaves out.
  */
-async function drainHolds(mock: RunningMock): Promise<string[]> {
+async function takeHolds(mock: RunningMock): Promise<Promise<string>[]> {
   const holds = async () => (await mock.faults()).filter((fault) => fault.latencySeconds === holdSeconds).reduce((sum, fault) => sum + fault.remaining, 0);
   const answers: Promise<string>[] = [];
-  // One request at a time, until every hold is taken (a request may take another fault queued before them).
   for (let left = await holds(); left > 0; left = await holds()) {
     let answered = false;
     answers.push(
@@ -93,6 +93,12 @@ async function drainHolds(mock: RunningMock): Promise<string[]> {
     );
     await eventually(async () => answered || (await holds()) < left);
   }
+  return answers;
+}
+
+/** Takes the holds left, releases everything held, and answers the drains' request ids. */
+async function drainHolds(mock: RunningMock): Promise<string[]> {
+  const answers = await takeHolds(mock);
   await release(mock);
   return Promise.all(answers);
 }
@@ -207,6 +213,8 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
       for (const id of await drainHolds(mock)) drained.add(id);
       continue;
     }
+    // The holds no creator reached are taken now: after the fault, no page of this run may meet one.
+    const drains = await takeHolds(mock);
     let result: CliResult;
     if (kind === "kill" || kind === "coordinator") {
       const workers = workersOf(child.pid as number);
@@ -217,7 +225,7 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
       report.kills++;
       report.inFlightAtFaults += run.slots;
       await release(mock);
-      for (const id of await drainHolds(mock)) drained.add(id);
+      for (const id of await Promise.all(drains)) drained.add(id);
       continue;
     }
     if (kind === "worker") {
@@ -250,8 +258,8 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
       result = await child.result;
     }
     say(`→ exit ${result.code}`);
-    if (process.env.CHAOS_VERBOSE) console.error(result.stderr);
-    for (const id of await drainHolds(mock)) drained.add(id);
+    if (process.env.CHAOS_VERBOSE) console.error(result.stderr, await unfinished(out));
+    for (const id of await Promise.all(drains)) drained.add(id);
   }
   for (const id of await drainHolds(mock)) drained.add(id);
 
@@ -277,6 +285,18 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
   report.unreconciledRuns = manifest.unreconciledRuns;
   report.paidTwice = sandbox.postsPages - world.reference.postsPages + (sandbox.profiles - manifest.creditsProbing - world.reference.profiles);
   return report;
+}
+
+/** The checkpoints of the creators not done (for CHAOS_VERBOSE). */
+async function unfinished(out: string): Promise<string> {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const folder = `${out}/${platform}/.checkpoints`;
+  const states: string[] = [];
+  for (const name of await readdir(folder).catch(() => [])) {
+    const checkpoint = JSON.parse(await readFile(`${folder}/${name}`, "utf8"));
+    if (checkpoint.status !== "done") states.push(`${checkpoint.creator}: ${checkpoint.status} ${checkpoint.stoppedBecause} after ${checkpoint.pages} pages`);
+  }
+  return states.join("\n");
 }
 
 /** Writes the reports as JSON lines (the chaos script's record). */

@@ -51,6 +51,8 @@ interface Reading {
   dirty: boolean;
   /** Workers whose heartbeat lapsed. */
   dead: string[];
+  /** Workers alive (their heartbeat renewed). */
+  workers: number;
 }
 
 async function read(redis: Redis, queue: Queue, keys: ExportKeys): Promise<Reading> {
@@ -69,6 +71,7 @@ async function read(redis: Redis, queue: Queue, keys: ExportKeys): Promise<Readi
     stop: stop == null ? undefined : (parsed<Reading["stop"]>(stop) ?? { reason: "stopped" }),
     dirty: dirty != null,
     dead: holders.filter((_, index) => beats[index] === null),
+    workers: beats.filter((beat) => beat !== null).length,
   };
 }
 
@@ -149,7 +152,9 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
       // The run's first answer, alone and here: the balance the run starts from.
       const account = { runs: state.runs, run, totalBefore: state.runs.total(checkpointCredits(state.checkpoints.values())) };
       const settledBefore = creators.length - pending.length;
-      const solo = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, total: creators.length, reporter, interruption, budget, account, concurrency: 1, untilBalance: true });
+      // A creator this phase only started goes on in the fleet: it is told about when it ends there.
+      const soloReporter: Reporter = { ...reporter, creatorEnded: (checkpoint, totals) => checkpoint.stoppedBecause !== "interrupted" && reporter.creatorEnded(checkpoint, totals) };
+      const solo = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, total: creators.length, reporter: soloReporter, interruption, budget, account, concurrency: 1, untilBalance: true });
       if (interruption.stopping() || stopsRun(solo.stoppedBecause)) {
         if (!interruption.signal.aborted) await state.runs.end(run);
         return await finishExport(state, args.platform, creators, { ...solo, stoppedBecause: stopsRun(solo.stoppedBecause) ? solo.stoppedBecause : "interrupted" }, reporter);
@@ -215,14 +220,23 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   const children: ChildProcess[] = [];
   const env = { ...process.env, CONTENT_SCRAPER_REDIS_URL: fleet.url, SCRAPER_BASE_URL: fleet.client.baseUrl };
   const workerArgs = ["worker", "--export", fleet.id, "--out", args.out, ...(args.allowInsecureHttp ? ["--allow-insecure-http"] : [])];
+  let dirty = false;
+  let stopping = false;
   // The Redis URL (and its password) reaches the workers through their environment, never their argv.
-  for (let index = 0; index < (queued > 0 ? args.workers : 0); index++) children.push(fork(bin, workerArgs, { env, stdio: ["ignore", "ignore", "inherit", "ipc"] }));
+  for (let index = 0; index < (queued > 0 ? args.workers : 0); index++) {
+    const child = fork(bin, workerArgs, { env, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+    // A worker gone before it was told to go, or that gave up pages in flight (a status other than 0), may have lost
+    // answers that were charged.
+    child.once("exit", (code) => {
+      dirty ||= !stopping || code !== 0;
+    });
+    children.push(child);
+  }
 
   const totals: Totals = { done: 0, posts: 0, creditsCharged: 0, pacingWaitMs: 0 };
   const settled = new Set<string>();
   let stoppedBecause: string | undefined;
   let problem: string | undefined;
-  let dirty = false;
   let pendingRead: Promise<Reading> | undefined;
   for (;;) {
     await sleep(400);
@@ -247,16 +261,21 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
     feed(reading.events, reporter, totals, settled);
     dirty ||= reading.dirty;
     for (const holder of reading.dead) {
+      // A worker whose heartbeat lapsed (here or elsewhere) may have died with answers in flight.
+      dirty = true;
       await fleet.stores.budget.release(budgetKey(fleet.id, fleet.epoch), holder);
       await redis.srem(keys.workers, holder);
     }
     const stop = reading.stop?.reason ?? (interruption.stopping() ? "interrupted" : undefined);
     if (stop !== undefined) {
+      // The workers leave on their own from here.
+      stopping = true;
       stoppedBecause ??= stop;
       problem ??= reading.stop?.problem;
       await redis.set(keys.stop, JSON.stringify({ reason: stop }), "NX");
       await queue.pause();
-      if (reading.active === 0 || interruption.signal.aborted) break;
+      // The jobs in flight are done, or nobody is left to finish them (their workers exited or died).
+      if (reading.active === 0 || reading.workers === 0 || interruption.signal.aborted) break;
       continue;
     }
     if (reading.queued + reading.active === 0 && (await handOut(fleet, handOuts, false)) === 0) {
@@ -270,6 +289,7 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
     }
   }
   const lost = stoppedBecause === "coordinationLost";
+  stopping = true;
   if (!lost) await redis.set(keys.stop, JSON.stringify({ reason: stoppedBecause }), "NX").catch(() => {});
   await Promise.all(children.map((child) => stopChild(child, lost)));
   feed((await redis.lpop(keys.events, 100_000).catch(() => null)) ?? [], reporter, totals, settled);

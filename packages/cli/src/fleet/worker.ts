@@ -165,7 +165,8 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
       outage.answered();
       if (current !== epoch) leave("lost", `export ${args.export}'s run is gone from Redis (restarted empty, or replaced by another coordinator): leaving`);
       else if (alive === null) leave("lost", `export ${args.export}'s coordinator is gone: leaving`);
-      else if (stop !== null) leave("stop");
+      // Told once is enough: the stop flag stays set, and a second leave would abort the pages in flight.
+      else if (stop !== null && leaving === undefined) leave("stop");
     } catch (error) {
       outage.failed(error);
     } finally {
@@ -180,13 +181,21 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
 
   await gone;
   // The pages in flight finish (within the grace), unless they are aborted meanwhile: then a second for the rest.
-  const closed = worker.close();
+  let finished = false;
+  const closed = worker.close().then(() => {
+    finished = true;
+  });
   await Promise.race([closed, sleep(graceMs), aborted]);
-  if (controller.signal.aborted) await Promise.race([closed, sleep(1_000)]);
+  if (!finished) {
+    controller.abort(new Error("the pages in flight outlasted the worker's grace"));
+    await Promise.race([closed, sleep(1_000)]);
+  }
   clearInterval(watch);
   await redis.srem(keys.workers, holder).catch(() => {});
   await stores.close();
   redis.disconnect();
   if (process.connected) process.disconnect();
-  return leaving === "lost" ? exitCodes.coordinationLost : exitCodes.ok;
+  // Pages given up in flight may have been charged with their answers lost: the exit status tells the coordinator.
+  if (leaving === "lost") return exitCodes.coordinationLost;
+  return controller.signal.aborted ? exitCodes.interrupted : exitCodes.ok;
 }
