@@ -13,6 +13,8 @@ import {
   release,
   runCli,
   spawnCli,
+  untilPastFirstAnswer,
+  pointsIn,
   workersOf,
 } from "./harness.js";
 
@@ -196,7 +198,7 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
       await runCli(run.args);
       continue;
     }
-    const answered = (await mock.log({ surface: "scraper" })).length;
+    const points = await pointsIn(out);
     const child = spawnCli(run.args);
     spawned.push(child);
     let exited = false;
@@ -205,7 +207,8 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
     });
     // Past the run's first answer, which it waits for alone (its balance), and its workers up: then every slot's next
     // page is held, and the fault strikes with exactly those in flight (unless the run ends on its own first).
-    await eventually(async () => exited || ((await mock.log({ surface: "scraper" })).length > answered && workersOf(child.pid as number).length === run.workers), 60_000);
+    await untilPastFirstAnswer(out, points, () => exited);
+    await eventually(() => exited || workersOf(child.pid as number).length === run.workers, 60_000);
     await mock.inject({ operation: `${platform}Posts`, latencySeconds: holdSeconds, count: run.slots });
     const held = await Promise.race([untilBlocked(mock, run.slots), child.result.then(() => false)]);
     if (!held) {

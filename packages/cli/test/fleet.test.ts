@@ -1,6 +1,8 @@
 import type { RunningMock } from "@content-scraper/mock";
+import { createRedisStores } from "@content-scraper/redis-store";
 // The redis-store package's own harness: a real redis-server on a free loopback port, without persistence.
 import { startRedis } from "@content-scraper/test-server/redis";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   alive,
@@ -82,7 +84,7 @@ describe("content-scraper export --redis (a BullMQ fleet)", () => {
     const clean = await uninterrupted(path, "survivor");
     // Every worker's first two pages are held by the sandbox: three workers of two creators each, all in flight.
     await holdRequests(mock, 6);
-    const coordinator = spawnCli(exportArgs(mock, path, out, fleetArgs(3, 2)));
+    const coordinator = spawnCli(exportArgs(mock, path, out, [...fleetArgs(3, 2), "--max-credits", "1000"]));
     await untilHeld(mock);
     const [victim] = workersOf(coordinator.pid as number);
     process.kill(victim as number, "SIGKILL");
@@ -103,6 +105,13 @@ describe("content-scraper export --redis (a BullMQ fleet)", () => {
     expect(manifest.creditsProbing).toBe(1);
     expect(manifest.creditsCharged).toBe(sandbox.credits);
     expect(result.stderr).toMatch(/a worker died with answers in flight: 1 credit\(s\) spent on a balance check/);
+    // The victim's two reservations in the fleet's budget were released when its heartbeat lapsed, not held 30 minutes.
+    const id = result.stderr.match(/fleet export ([0-9a-f]{16})/)?.[1] as string;
+    const admin = new Redis(redis.url);
+    const epoch = (await admin.get(`content-scraper:export:${id}:epoch`)) as string;
+    const stores = createRedisStores({ redis: admin });
+    expect(await stores.budget.state(`export:${id}:${epoch}`)).toMatchObject({ reserved: 0 });
+    admin.disconnect();
   });
 
   test("the coordinator killed (SIGKILL) while pages are held: its workers leave at once, and the rerun resumes from disk, every credit found", async () => {

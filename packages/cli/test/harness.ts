@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { type RunningMock, startMock } from "@content-scraper/mock";
 import type { ExportLine, Manifest } from "../src/index.js";
 
-export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+/** The built bin, or another build's (`CONTENT_SCRAPER_CLI_BIN`: to see a test fail against the code before a fix). */
+export const bin = process.env.CONTENT_SCRAPER_CLI_BIN ?? fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const apiKey = "scrape_live_cli_tests";
 export const platform = "shortvideo";
 /** High enough that neither the sandbox's bucket nor the client's pacing slows a test down. */
@@ -126,6 +127,21 @@ export async function untilHeld(mock: RunningMock, operation = `${platform}Posts
 /** Ends every held wait: the sandbox answers (and charges) the held requests, to whoever is still listening. */
 export async function release(mock: RunningMock): Promise<void> {
   await mock.advance(holdSeconds);
+}
+
+/** How many times runs on `out` learnt the balance (the points of its runs journal). */
+export async function pointsIn(out: string): Promise<number> {
+  return ((await readFile(join(out, platform, ".runs.jsonl"), "utf8").catch(() => "")).match(/"point"/g) ?? []).length;
+}
+
+/**
+ * Waits until the run started on `out` after `before` points has learnt the balance it starts from: past that first
+ * answer, which a run waits for alone, its creators work at full concurrency. Answers false if `done()` (the run
+ * ended) comes first.
+ */
+export async function untilPastFirstAnswer(out: string, before: number, done: () => boolean): Promise<boolean> {
+  await eventually(async () => done() || (await pointsIn(out)) > before, 60_000);
+  return !done();
 }
 
 /** The post ids of each creator's file. */

@@ -16,6 +16,8 @@ import {
   startSandbox,
   tempDir,
   untilHeld,
+  untilPastFirstAnswer,
+  pointsIn,
 } from "./harness.js";
 
 let mock: RunningMock;
@@ -38,11 +40,11 @@ describe("resuming an export", () => {
     const { path, creators } = await creatorsFile(dir.path, 60, "killed");
     const out = `${dir.path}/killed`;
     for (let kill = 0; kill < 3; kill++) {
-      const before = (await ledger(mock)).requests;
+      const before = await pointsIn(out);
       const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
       // Past the answer the run waits for alone (the balance it starts from), all six creators' next pages are held:
       // the kill lands with exactly those six in flight.
-      await eventually(async () => (await ledger(mock)).requests > before);
+      await untilPastFirstAnswer(out, before, () => child.exitCode !== null);
       await holdRequests(mock, 6);
       await untilHeld(mock);
       process.kill(-(child.pid as number), "SIGKILL");
@@ -81,7 +83,7 @@ describe("resuming an export", () => {
     const out = `${dir.path}/interrupted`;
     const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "4"]));
     // Ctrl-C while all four creators' pages are held: they finish once released, and nothing more is asked.
-    await eventually(async () => (await ledger(mock)).requests > 0);
+    await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
     await holdRequests(mock, 4);
     await untilHeld(mock);
     child.kill("SIGINT");
@@ -110,7 +112,7 @@ describe("resuming an export", () => {
     const { path } = await creatorsFile(dir.path, 30, "topped");
     const out = `${dir.path}/topped`;
     const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-    await eventually(async () => (await ledger(mock)).requests > 0);
+    await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
     await holdRequests(mock, 6);
     await untilHeld(mock);
     process.kill(-(child.pid as number), "SIGKILL");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { type FileHandle, link, lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Redactor } from "@content-scraper/runtime";
 import { UsageError } from "../usage-error.js";
@@ -136,13 +136,7 @@ export class OutputFolder {
 
   /** Replaces the file's content at once: a new file, renamed over the old (a reader sees one or the other, whole). */
   async replace(name: string, text: string): Promise<void> {
-    const temporary = `${name}.${randomUUID()}.tmp`;
-    const handle = await this.#create(temporary);
-    try {
-      await handle.writeFile(this.redactor.text(text));
-    } finally {
-      await handle.close();
-    }
+    const temporary = await this.#temporary(name, text);
     await rename(this.file(temporary), this.file(name)).catch((error) => {
       throw this.#error(name, error);
     });
@@ -153,13 +147,7 @@ export class OutputFolder {
    * name is taken, and the name never shows a half-written file). Answers whether it was created.
    */
   async createExclusive(name: string, text: string): Promise<boolean> {
-    const temporary = `${name}.${randomUUID()}.tmp`;
-    const handle = await this.#create(temporary);
-    try {
-      await handle.writeFile(this.redactor.text(text));
-    } finally {
-      await handle.close();
-    }
+    const temporary = await this.#temporary(name, text);
     try {
       await link(this.file(temporary), this.file(name));
       return true;
@@ -189,10 +177,18 @@ export class OutputFolder {
     });
   }
 
-  #create(name: string): Promise<FileHandle> {
-    return open(this.file(name), flags.create, 0o644).catch((error) => {
+  /** A new file beside `name` holding `text` (redacted), never one that existed: answers its name. */
+  async #temporary(name: string, text: string): Promise<string> {
+    const temporary = `${name}.${randomUUID()}.tmp`;
+    const handle = await open(this.file(temporary), flags.create, 0o644).catch((error) => {
       throw this.#error(name, error);
     });
+    try {
+      await handle.writeFile(this.redactor.text(text));
+    } finally {
+      await handle.close();
+    }
+    return temporary;
   }
 
   /** `path` as a real directory (created if missing), never a link to one. */

@@ -18,7 +18,7 @@ export interface CreatorOutput {
 }
 
 /** The lines of an export file's text; `undefined` if one of them is not an export line (the file was altered). */
-export function parseLines(text: string): ExportLine[] | undefined {
+function parseLines(text: string): ExportLine[] | undefined {
   const lines: ExportLine[] = [];
   for (const line of text.split("\n")) {
     if (line === "") continue;

@@ -16,7 +16,7 @@ import { type Interruption, onInterrupt, runExport } from "../export/run.js";
 import { checkpointCredits, type ExportState, openExportState } from "../export/state.js";
 import type { Io } from "../io.js";
 import { createReporter, type Reporter, type Totals } from "../progress.js";
-import { budgetKey, type CreatorJob, type ExportKeys, exportId, exportKeys, type FleetConfig, jobId } from "./keys.js";
+import { budgetKey, type CreatorJob, type ExportKeys, exportId, exportKeys, type FleetConfig, jobId, workerIdVariable } from "./keys.js";
 import { connectRedis, outageLines, redisUrl } from "./redis.js";
 
 export interface FleetArguments extends ExportArguments {
@@ -224,11 +224,13 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   let stopping = false;
   // The Redis URL (and its password) reaches the workers through their environment, never their argv.
   for (let index = 0; index < (queued > 0 ? args.workers : 0); index++) {
-    const child = fork(bin, workerArgs, { env, stdio: ["ignore", "ignore", "inherit", "ipc"] });
-    // A worker gone before it was told to go, or that gave up pages in flight (a status other than 0), may have lost
-    // answers that were charged.
+    const holder = `${fleet.id}-${index}-${randomUUID().slice(0, 8)}`;
+    const child = fork(bin, workerArgs, { env: { ...env, [workerIdVariable]: holder }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
     child.once("exit", (code) => {
+      // A worker gone before it was told to go, or that gave up pages in flight (a status other than 0), may have
+      // lost answers that were charged; whatever credits it still held are released at once.
       dirty ||= !stopping || code !== 0;
+      fleet.stores.budget.release(budgetKey(fleet.id, fleet.epoch), holder).catch(() => {});
     });
     children.push(child);
   }

@@ -39,6 +39,9 @@ export function exportKeys(id: string) {
 
 export type ExportKeys = ReturnType<typeof exportKeys>;
 
+/** The environment variable that names a forked worker (its heartbeat and its credit reservations), for its coordinator. */
+export const workerIdVariable = "CONTENT_SCRAPER_WORKER_ID";
+
 /** The credit budget's key in the Redis budget store: one per run, sized by what the run may spend. */
 export const budgetKey = (id: string, epoch: string) => `export:${id}:${epoch}`;
 

@@ -16,7 +16,7 @@ import { readLock } from "../export/lock.js";
 import type { Io } from "../io.js";
 import { UsageError } from "../usage-error.js";
 import { CoordinationLostError, creatorClaim } from "./claims.js";
-import { budgetKey, type CreatorJob, type ExportKeys, exportKeys, parseConfig } from "./keys.js";
+import { budgetKey, type CreatorJob, type ExportKeys, exportKeys, parseConfig, workerIdVariable } from "./keys.js";
 import { connectRedis, outageLines, redisUrl } from "./redis.js";
 
 export interface WorkerArguments extends ConnectionOptions {
@@ -31,7 +31,7 @@ export interface WorkerArguments extends ConnectionOptions {
 /** How often a worker looks at the run's epoch and stop flag, and renews its heartbeat. */
 const watchMs = 500;
 /** A worker whose heartbeat is this much older is taken for dead: its credit reservations are released. */
-export const heartbeatMs = 5_000;
+const heartbeatMs = 5_000;
 /** How long pages in flight may take to finish when a worker is told to stop, before it gives up on them. */
 const graceMs = 15_000;
 
@@ -83,7 +83,9 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   }
   const { epoch, config, platform, folder } = joined;
   const outage = outageLines(url, say);
-  const holder = `${hostname().replace(/[^\w.-]/g, "_")}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  // Named by its coordinator when forked (which then releases its credits the moment it exits), else by itself.
+  const named = process.env[workerIdVariable];
+  const holder = named && /^[\w.-]+$/.test(named) ? named : `${hostname().replace(/[^\w.-]/g, "_")}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const stores = createRedisStores({ redis, prefix: "content-scraper", holder, onUnavailable: (error) => outage.failed(error), onRecovered: () => outage.answered() });
   const client = scraperClient(
     {
