@@ -97,7 +97,7 @@ export async function poll(args: PollArguments, io: Io): Promise<number> {
     try {
       const account = { runs: state.runs, run, totalBefore: state.runs.total(checkpointCredits(state.checkpoints.values())) };
       const work = (context: Parameters<typeof pollCreator>[0], creator: Creator) => pollCreator(context, creator, state.checkpoints.get(creator.identity) as Checkpoint);
-      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: polled, work, settledBefore: 0, total: polled.length, reporter, interruption, account });
+      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: polled, work, settledBefore: 0, reporter, interruption, account });
     } finally {
       interruption.dispose();
     }

@@ -137,6 +137,21 @@ describe("the output folder is checked before any call", () => {
   });
 });
 
+describe("a checkpoint that is not one", () => {
+  test("stops the run before any call (exit 2), naming its file and what to do", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 2, "garbled");
+    const out = `${dir.path}/garbled`;
+    const file = join(out, platform, ".checkpoints", fileName(creators[0] as string).replace(".jsonl", ".json"));
+    await mkdir(join(out, platform, ".checkpoints"), { recursive: true });
+    await writeFile(file, '{"creator":"garbled.0","bytes":-1');
+    const result = await runCli(exportArgs(mock, path, out));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`content-scraper: ${file} is not a checkpoint of garbled.0: remove it to export that creator again from its first page\n`);
+    expect((await ledger(mock)).requests).toBe(0);
+  });
+});
+
 describe("finished files are checked against their checkpoints", () => {
   test("a file deleted or cut is exported again, one that grew is cut back, and the manifest counts the re-exports", async () => {
     await mock.reset();

@@ -36,8 +36,6 @@ export interface Checkpoint {
   reexports?: number | undefined;
   /** A poll not finished yet: where its walk stands (it goes on until it reaches a post the file holds). */
   poll?: WalkResume | undefined;
-  /** The fleet run (its epoch) that last saved this checkpoint. */
-  epoch?: string | undefined;
 }
 
 /** Where checkpoints live: one file per creator in the output folder (`diskCheckpoints`), whoever writes them. */

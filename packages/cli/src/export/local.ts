@@ -57,7 +57,7 @@ export async function exportLocal(args: ExportArguments, io: Io): Promise<number
     try {
       const account = { runs: state.runs, run, totalBefore: state.runs.total(checkpointCredits(state.checkpoints.values())) };
       const settledBefore = creators.length - pending.length;
-      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, total: creators.length, reporter, interruption, budget, account });
+      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, reporter, interruption, budget, account });
     } finally {
       interruption.dispose();
     }

@@ -61,7 +61,6 @@ export interface RunOptions {
   work?: CreatorWork | undefined;
   /** Creators of the export settled before this run (for the display). */
   settledBefore: number;
-  total: number;
   concurrency: number;
   reporter: Reporter;
   interruption: Interruption;
@@ -81,8 +80,6 @@ export interface RunResult {
   stoppedBecause: string;
   /** The message of a configuration stop (`notTheApi`, `outputFolder`). */
   problem?: string | undefined;
-  /** Whether the run learnt the balance. */
-  balanceKnown: boolean;
 }
 
 /** Resolves once `open()` is called: the gate the other workers wait at while the first one learns the balance. */
@@ -175,5 +172,5 @@ export async function runExport(options: RunOptions): Promise<RunResult> {
   await Promise.all([firstDone, ...others]);
   await recorded;
   const stoppedBecause = stopReason ?? (interruption.stopping() || (options.untilBalance && known && next < pending.length) ? "interrupted" : "complete");
-  return { stoppedBecause, problem, balanceKnown: known };
+  return { stoppedBecause, problem };
 }

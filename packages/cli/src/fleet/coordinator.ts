@@ -154,7 +154,7 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
       const settledBefore = creators.length - pending.length;
       // A creator this phase only started goes on in the fleet: it is told about when it ends there.
       const soloReporter: Reporter = { ...reporter, creatorEnded: (checkpoint, totals) => checkpoint.stoppedBecause !== "interrupted" && reporter.creatorEnded(checkpoint, totals) };
-      const solo = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, total: creators.length, reporter: soloReporter, interruption, budget, account, concurrency: 1, untilBalance: true });
+      const solo = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, reporter: soloReporter, interruption, budget, account, concurrency: 1, untilBalance: true });
       if (interruption.stopping() || stopsRun(solo.stoppedBecause)) {
         if (!interruption.signal.aborted) await state.runs.end(run);
         return await finishExport(state, args.platform, creators, { ...solo, stoppedBecause: stopsRun(solo.stoppedBecause) ? solo.stoppedBecause : "interrupted" }, reporter);
