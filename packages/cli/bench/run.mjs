@@ -87,7 +87,7 @@ async function resume(dir) {
     const manifest = JSON.parse(await readFile(join(out, "shortvideo", "manifest.json"), "utf8"));
     const ledger = (await mock.log({ surface: "scraper" })).reduce((sum, entry) => sum + (entry.creditsCharged ?? 0), 0);
     const seen = new Map();
-    for (const file of (await readdir(join(out, "shortvideo"))).filter((name) => name.endsWith(".jsonl"))) {
+    for (const file of (await readdir(join(out, "shortvideo"))).filter((name) => name.endsWith(".jsonl") && !name.startsWith("."))) {
       for (const line of (await readFile(join(out, "shortvideo", file), "utf8")).split("\n")) {
         if (line === "") continue;
         const parsed = JSON.parse(line);

@@ -1,5 +1,6 @@
 import type { Platform } from "@content-scraper/client";
 import { type ConnectionOptions, scraperClient } from "./client.js";
+import type { Io } from "./io.js";
 
 export type OneOff =
   | { command: "profile"; platform: Platform; id: string }
@@ -7,7 +8,7 @@ export type OneOff =
   | { command: "post"; platform: Platform; id: string; includeTranscript?: boolean | undefined; includeComments?: boolean | undefined };
 
 /** `content-scraper profile|posts|post`: one call, its `{ data, meta }` printed as JSON on stdout. */
-export async function oneOff(call: OneOff, connection: ConnectionOptions): Promise<number> {
+export async function oneOff(call: OneOff, connection: ConnectionOptions, io: Io): Promise<number> {
   const client = scraperClient(connection);
   const result =
     call.command === "profile"
@@ -15,6 +16,6 @@ export async function oneOff(call: OneOff, connection: ConnectionOptions): Promi
       : call.command === "posts"
         ? await client.posts(call.platform, call.id, { cursor: call.cursor })
         : await client.post(call.platform, call.id, { includeTranscript: call.includeTranscript, includeComments: call.includeComments });
-  process.stdout.write(`${JSON.stringify({ data: result.data, meta: result.meta }, null, 2)}\n`);
+  io.stdout(`${JSON.stringify({ data: result.data, meta: result.meta }, null, 2)}\n`);
   return 0;
 }

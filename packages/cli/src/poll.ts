@@ -1,93 +1,114 @@
+import { randomUUID } from "node:crypto";
 import type { Platform } from "@content-scraper/client";
-import { ScraperApiError } from "@content-scraper/client";
-import { type ConnectionOptions, scraperClient } from "./client.js";
-import { readCreators } from "./creators.js";
-import { exitCodes } from "./exit-codes.js";
+import { type ConnectionOptions, checkPlatform, scraperClient } from "./client.js";
+import { type Creator, creatorOf, readCreators } from "./creators.js";
+import { exitCodes, exportExitCode } from "./exit-codes.js";
 import type { Checkpoint } from "./export/checkpoint.js";
-import { isAccountCode } from "./export/creator.js";
-import { openJournal } from "./export/journal.js";
-import { journalPath } from "./export/local.js";
-import { creatorFile, type ExportLine, openCreatorOutput } from "./export/output.js";
+import { pollCreator } from "./export/creator.js";
+import { OutputFolder } from "./export/folder.js";
+import { buildManifest, type Manifest, type PollSummary, readManifest, writeManifest } from "./export/manifest.js";
+import { onInterrupt, type RunResult, runExport } from "./export/run.js";
+import { checkpointCredits, openExportState } from "./export/state.js";
+import type { Io } from "./io.js";
+import type { Reporter } from "./progress.js";
 import { UsageError } from "./usage-error.js";
 
 export interface PollArguments extends ConnectionOptions {
   platform: Platform;
   out: string;
+  /** Poll only these creators (a creators file). */
   creators?: string | undefined;
-  /** A fleet export's Redis: its checkpoints are there (with the export's `creators`, which name it). */
-  redis?: string | undefined;
   concurrency: number;
+  maxCredits?: number | undefined;
   json: boolean;
 }
 
-interface PollResult {
-  creator: string;
-  newPosts: number;
-  creditsCharged: number;
-  error?: { code: string; status?: number | undefined; message: string } | undefined;
+/** The export's creators, as its manifest names them. */
+function exportedCreators(manifest: Manifest): Creator[] {
+  return manifest.entries.map((entry) => ({ ...creatorOf(entry.names?.[0] ?? entry.creator), names: entry.names, file: entry.file }));
+}
+
+/** Poll's lines (or `--json` events): one per page (JSON), one per creator, and the summary. */
+function pollReporter(io: Io, json: boolean, before: Map<string, Checkpoint>, summary: PollSummary): Reporter {
+  const print = (line: string, event: Record<string, unknown>) => (json ? io.stdout(`${JSON.stringify(event)}\n`) : io.stderr(`${line}\n`));
+  return {
+    start: () => {},
+    progress: () => {},
+    page: (page) => {
+      if (json) print("", { event: "page", ...page });
+    },
+    creatorEnded: (checkpoint) => {
+      const previous = before.get(checkpoint.creator) as Checkpoint;
+      const newPosts = checkpoint.posts - previous.posts;
+      const pages = checkpoint.pages - previous.pages;
+      // An error's charge is in the checkpoint too, not only the pages'.
+      const creditsCharged = checkpoint.creditsCharged - previous.creditsCharged;
+      Object.assign(summary, {
+        creators: summary.creators + 1,
+        pages: summary.pages + pages,
+        newPosts: summary.newPosts + newPosts,
+        creditsCharged: summary.creditsCharged + creditsCharged,
+        failed: summary.failed + (checkpoint.error ? 1 : 0),
+      });
+      const outcome = checkpoint.error ? `failed ${checkpoint.error.code}` : `${newPosts} new posts`;
+      const unfinished = checkpoint.poll ? " (poll unfinished: the next one goes on from there)" : "";
+      print(`${checkpoint.creator}: ${outcome}, ${pages} pages, ${creditsCharged} credits${unfinished}`, {
+        event: "creator",
+        creator: checkpoint.creator,
+        file: checkpoint.file,
+        newPosts,
+        pages,
+        creditsCharged,
+        unfinished: checkpoint.poll !== undefined,
+        error: checkpoint.error,
+      });
+    },
+    note: (message) => print(message, { event: "note", message }),
+    finish: (_manifest, path) => {
+      const line = `poll ${summary.stoppedBecause}: ${summary.creators} creators, ${summary.pages} pages, ${summary.newPosts} new posts, ${summary.creditsCharged} credits charged, ${summary.failed} failed. Manifest: ${path}`;
+      print(line, { event: "finish", manifest: path, ...summary });
+    },
+  };
 }
 
 /**
- * `content-scraper poll`: page one of every exported creator (new posts appear at its front), appending the posts the
- * file does not hold yet, and what that cost. The creator's checkpoint moves with the file, so an export run later
- * keeps the polled posts.
+ * `content-scraper poll`: for every creator the export finished, walks its catalog from page one until it reaches a
+ * post its file holds (or the catalog ends), appending the posts that appeared since, and accounts for it in the
+ * manifest. Under `--max-credits`, a poll cut short is saved where it stands and goes on at the next poll, so no
+ * new post is skipped.
  */
-export async function poll(args: PollArguments): Promise<number> {
-  const creators = args.creators ? await readCreators(args.creators) : undefined;
-  const only = creators ? new Set(creators) : undefined;
-  if (args.redis && !creators) throw new UsageError("--creators is required with --redis: the export's creators file names the fleet export.");
-  const store =
-    args.redis && creators
-      ? await (await import("./fleet/checkpoints.js")).openFleetCheckpoints(args.redis, args.platform, args.out, creators)
-      : await openJournal(journalPath(args.out, args.platform));
-  const client = scraperClient(args);
-  const exported = (await store.all()).filter((checkpoint) => checkpoint.status === "done" && (!only || only.has(checkpoint.creator)));
-  const print = (line: string, object: Record<string, unknown>) =>
-    args.json ? process.stdout.write(`${JSON.stringify(object)}\n`) : process.stderr.write(`${line}\n`);
-  const results: PollResult[] = [];
-  let stop: string | undefined;
-
-  const pollOne = async (checkpoint: Checkpoint): Promise<PollResult> => {
-    const output = await openCreatorOutput(creatorFile(args.out, args.platform, checkpoint.creator), checkpoint.bytes);
-    if (!output) return { creator: checkpoint.creator, newPosts: 0, creditsCharged: 0, error: { code: "OUTPUT_MISSING", message: "the export file is shorter than its checkpoint" } };
-    const walk = client.newPosts(args.platform, checkpoint.creator, { seen: output.seen });
-    const lines: ExportLine[] = [];
-    let error: PollResult["error"];
-    try {
-      for await (const post of walk) lines.push({ kind: "post", platform: args.platform, creator: checkpoint.creator, post });
-    } catch (caught) {
-      if (!(caught instanceof ScraperApiError)) throw caught;
-      error = { code: caught.code ?? `HTTP_${caught.status}`, status: caught.status, message: caught.message };
-    }
-    const creditsCharged = walk.state.creditsCharged;
-    const bytes = await output.append(lines);
-    await output.close();
-    await store.save({ ...checkpoint, bytes, posts: checkpoint.posts + lines.length, creditsCharged: checkpoint.creditsCharged + creditsCharged });
-    return { creator: checkpoint.creator, newPosts: lines.length, creditsCharged, error };
-  };
-
-  let next = 0;
-  const worker = async () => {
-    while (next < exported.length && stop === undefined) {
-      const result = await pollOne(exported[next++] as Checkpoint);
-      results.push(result);
-      if (isAccountCode(result.error?.code)) stop = result.error?.code;
-      const outcome = result.error ? `failed ${result.error.code}` : `${result.newPosts} new posts`;
-      print(`${result.creator}: ${outcome}, ${result.creditsCharged} credits`, { event: "creator", ...result });
-    }
-  };
+export async function poll(args: PollArguments, io: Io): Promise<number> {
+  const client = scraperClient(args, args.maxCredits);
+  checkPlatform(client, args.platform);
+  const peek = await OutputFolder.open(args.out, args.platform, io.redactor, { owner: false });
+  const manifest = await readManifest(peek);
+  if (!manifest) throw new UsageError(`--out: ${peek.path} holds no export (no manifest.json): run content-scraper export first`);
+  const creators = exportedCreators(manifest);
+  const only = args.creators ? new Set((await readCreators(args.creators)).map((creator) => creator.identity)) : undefined;
+  const state = await openExportState(args.out, args.platform, creators, io);
   try {
-    await Promise.all(Array.from({ length: Math.min(args.concurrency, exported.length) }, worker));
+    const polled = creators.filter((creator) => state.checkpoints.get(creator.identity)?.status === "done" && (!only || only.has(creator.identity)));
+    const summary: PollSummary = { at: new Date().toISOString(), stoppedBecause: "complete", creators: 0, pages: 0, newPosts: 0, creditsCharged: 0, failed: 0 };
+    const reporter = pollReporter(io, args.json, state.checkpoints, summary);
+    const interruption = onInterrupt(reporter);
+    const run = randomUUID();
+    await state.runs.begin(run);
+    let result: RunResult;
+    try {
+      const account = { runs: state.runs, run, totalBefore: state.runs.total(checkpointCredits(state.checkpoints.values())) };
+      const work = (context: Parameters<typeof pollCreator>[0], creator: Creator) => pollCreator(context, creator, state.checkpoints.get(creator.identity) as Checkpoint);
+      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: polled, work, settledBefore: 0, reporter, interruption, account });
+    } finally {
+      interruption.dispose();
+    }
+    if (!interruption.signal.aborted) await state.runs.end(run);
+    summary.stoppedBecause = result.stoppedBecause;
+    if (result.problem && result.stoppedBecause !== "maxCredits") reporter.note(`stopped: ${result.problem}`);
+    const updated = buildManifest(args.platform, creators, await state.store.all(creators), manifest.stoppedBecause, state.runs, summary);
+    reporter.finish(updated, await writeManifest(state.folder, updated));
+    if (result.stoppedBecause !== "complete") return exportExitCode(result.stoppedBecause, summary.failed);
+    return summary.failed > 0 ? exitCodes.failed : exitCodes.ok;
   } finally {
-    await store.close();
+    await state.close();
   }
-  const total = (field: "newPosts" | "creditsCharged") => results.reduce((sum, result) => sum + result[field], 0);
-  const failed = results.filter((result) => result.error).length;
-  const summary = { creators: results.length, newPosts: total("newPosts"), creditsCharged: total("creditsCharged"), failed, stoppedBecause: stop ?? "complete" };
-  print(`poll ${summary.stoppedBecause}: ${summary.creators} creators, ${summary.newPosts} new posts, ${summary.creditsCharged} credits charged, ${failed} failed`, {
-    event: "finish",
-    ...summary,
-  });
-  if (stop) return exitCodes.stopped;
-  return failed > 0 ? exitCodes.failed : exitCodes.ok;
 }

@@ -1,13 +1,16 @@
-import type { ScraperMeta } from "@content-scraper/client";
 import type { SingleBar } from "cli-progress";
 import type { Checkpoint } from "./export/checkpoint.js";
+import type { PageReport } from "./export/creator.js";
 import type { Manifest } from "./export/manifest.js";
+import type { Io } from "./io.js";
 
 /** What an export tells the person (or program) watching it. */
 export interface Reporter {
   start(total: number, alreadyDone: number): void;
-  /** After every saved checkpoint. */
-  progress(checkpoint: Checkpoint, meta: ScraperMeta | undefined, totals: Totals): void;
+  /** After every saved checkpoint, with the run's totals. */
+  progress(totals: Totals): void;
+  /** After every page saved. */
+  page(page: PageReport): void;
   creatorEnded(checkpoint: Checkpoint, totals: Totals): void;
   note(message: string): void;
   finish(manifest: Manifest, manifestPath: string): void;
@@ -29,11 +32,11 @@ export interface Totals {
 
 export type ReporterKind = "bar" | "lines" | "json";
 
-export async function createReporter(kind: ReporterKind, stream: NodeJS.WriteStream = process.stderr): Promise<Reporter> {
-  if (kind === "json") return jsonReporter();
+export async function createReporter(kind: ReporterKind, io: Io): Promise<Reporter> {
+  if (kind === "json") return jsonReporter(io);
   // The bar's library loads only for a terminal.
-  if (kind === "bar") return barReporter(stream, await import("cli-progress"));
-  return lineReporter(stream);
+  if (kind === "bar") return barReporter(io, await import("cli-progress"));
+  return lineReporter(io);
 }
 
 const summary = (checkpoint: Checkpoint) =>
@@ -48,8 +51,8 @@ function finishLine(manifest: Manifest, path: string): string {
 }
 
 /** Plain lines, one per creator finished and a summary: for logs and pipes. */
-function lineReporter(stream: NodeJS.WriteStream): Reporter {
-  const write = (line: string) => stream.write(`${new Date().toISOString()} ${line}\n`);
+function lineReporter(io: Io): Reporter {
+  const write = (line: string) => io.stderr(`${new Date().toISOString()} ${line}\n`);
   let creators = 0;
   return {
     start: (total, alreadyDone) => {
@@ -57,6 +60,7 @@ function lineReporter(stream: NodeJS.WriteStream): Reporter {
       write(`export: ${total} creators, ${alreadyDone} already finished`);
     },
     progress: () => {},
+    page: () => {},
     creatorEnded: (checkpoint, totals) => write(`${summary(checkpoint)} [${totals.done}/${creators} finished, ${totals.creditsCharged} credits this run]`),
     note: (message) => write(message),
     finish: (manifest, path) => write(finishLine(manifest, path)),
@@ -64,11 +68,12 @@ function lineReporter(stream: NodeJS.WriteStream): Reporter {
 }
 
 /** One JSON object per line on stdout, each with an `event`: for programs. */
-function jsonReporter(): Reporter {
-  const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+function jsonReporter(io: Io): Reporter {
+  const emit = (event: Record<string, unknown>) => io.stdout(`${JSON.stringify(event)}\n`);
   return {
     start: (total, alreadyDone) => emit({ event: "start", creators: total, alreadyDone }),
-    progress: (checkpoint, _meta, totals) => emit({ event: "page", creator: checkpoint.creator, pages: checkpoint.pages, posts: checkpoint.posts, totals }),
+    progress: () => {},
+    page: (page) => emit({ event: "page", ...page }),
     creatorEnded: (checkpoint) => emit({ event: "creator", ...checkpoint }),
     note: (message) => emit({ event: "note", message }),
     finish: (manifest, path) => {
@@ -82,8 +87,11 @@ function jsonReporter(): Reporter {
  * A progress bar (cli-progress) on a terminal, in three lines that fit 80 columns: creators done of all and the ETA;
  * posts, credits spent and what is left; pacing. Notes print above it.
  */
-function barReporter(stream: NodeJS.WriteStream, { MultiBar, Presets }: typeof import("cli-progress")): Reporter {
+function barReporter(io: Io, { MultiBar, Presets }: typeof import("cli-progress")): Reporter {
+  // The bar draws figures only; every text it shows (notes, creators' lines) is redacted first.
+  const stream = process.stderr;
   const bars = new MultiBar({ stream, hideCursor: true, barsize: 24, etaBuffer: 50, fps: 5 }, Presets.shades_classic);
+  const log = (line: string) => bars.log(`${io.redactor.text(line)}\n`);
   const lines: SingleBar[] = [];
   const payload = (totals: Totals) => ({
     posts: totals.posts,
@@ -104,15 +112,16 @@ function barReporter(stream: NodeJS.WriteStream, { MultiBar, Presets }: typeof i
       lines.push(bars.create(total, alreadyDone, initial, { format: "{posts} posts | {credits} credits spent | {remaining} left" }));
       lines.push(bars.create(total, alreadyDone, initial, { format: "{pacing}" }));
     },
-    progress: (_checkpoint, _meta, totals) => update(totals),
+    progress: (totals) => update(totals),
+    page: () => {},
     creatorEnded: (checkpoint, totals) => {
-      if (checkpoint.status !== "done") bars.log(`${summary(checkpoint)}\n`);
+      if (checkpoint.status !== "done") log(summary(checkpoint));
       update(totals);
     },
-    note: (message) => bars.log(`${message}\n`),
+    note: (message) => log(message),
     finish: (manifest, path) => {
       bars.stop();
-      stream.write(`${finishLine(manifest, path)}\n`);
+      io.stderr(`${finishLine(manifest, path)}\n`);
     },
   };
 }

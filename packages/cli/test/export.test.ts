@@ -51,9 +51,13 @@ describe("content-scraper export on one machine", () => {
     const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { event: string; [key: string]: unknown });
     expect(events[0]).toEqual({ event: "start", creators: 3, alreadyDone: 0 });
     expect(events.filter((event) => event.event === "creator").map((event) => event.status)).toEqual(["done", "done", "done"]);
-    expect(events.some((event) => event.event === "page")).toBe(true);
     const finish = events.at(-1);
     expect(finish).toMatchObject({ event: "finish", stoppedBecause: "complete", creditsCharged: (await ledger(mock)).credits });
+    // One event per page, carrying that page's own figures: the posts it added, what it cost, its request id.
+    const pages = events.filter((event) => event.event === "page");
+    expect(pages).toHaveLength(finish?.pages as number);
+    for (const page of pages) expect(page).toMatchObject({ creator: expect.any(String), file: expect.any(String), page: expect.any(Number), posts: expect.any(Number), creditsCharged: 1, requestId: expect.stringMatching(/^req_/), walk: "export" });
+    expect(pages.reduce((sum, page) => sum + (page.posts as number), 0)).toBe(finish?.posts);
   });
 
   test("a creator the service does not find fails with its code; the others finish; exit status 1", async () => {
@@ -69,6 +73,35 @@ describe("content-scraper export on one machine", () => {
     expect(manifest.creators.done).toBe(2);
     expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
     expect(result.code).toBe(1);
+  });
+});
+
+describe("a base address that is not the API", () => {
+  test("an answer without the API's envelope stops the run (exit 2) without failing the creator; the right address then finishes", async () => {
+    await mock.reset();
+    const { path, creators } = await creatorsFile(dir.path, 3, "misaddressed");
+    const out = `${dir.path}/misaddressed`;
+    const origin = new URL(mock.baseUrls.scraper).origin;
+    const wrong = await runCli([...exportArgs(mock, path, out), "--base-url", origin]);
+    expect(wrong.code, wrong.stderr).toBe(2);
+    expect(wrong.stderr).toMatch(/stopped: .*404/);
+    expect(wrong.stderr.trim().split("\n")).toHaveLength(4);
+    const manifest = await readManifest(out);
+    expect(manifest.stoppedBecause).toBe("notTheApi");
+    expect(manifest.creators.failed).toBe(0);
+    expect(manifest.entries[0]).toMatchObject({ status: "stopped", stoppedBecause: "notTheApi" });
+    // Nothing more was asked of the wrong address than the one answer that told.
+    expect(await mock.log()).toHaveLength(1);
+
+    const right = await runCli(exportArgs(mock, path, out));
+    expect(right.code, right.stderr).toBe(0);
+    expect((await readManifest(out)).creators.done).toBe(creators.length);
+  });
+
+  test("plain http:// to another machine is refused unless --allow-insecure-http, before anything is sent", async () => {
+    const result = await runCli(["profile", "shortvideo", "maya.bakes", "--base-url", "http://scraper.example.invalid/api/v1"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--base-url is plain http:\/\/ to scraper\.example\.invalid.*--allow-insecure-http/);
   });
 });
 

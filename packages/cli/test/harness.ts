@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { type RunningMock, startMock } from "@content-scraper/mock";
 import type { ExportLine, Manifest } from "../src/index.js";
 
-export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+/** The built bin, or another build's (`CONTENT_SCRAPER_CLI_BIN`: to see a test fail against the code before a fix). */
+export const bin = process.env.CONTENT_SCRAPER_CLI_BIN ?? fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const apiKey = "scrape_live_cli_tests";
 export const platform = "shortvideo";
 /** High enough that neither the sandbox's bucket nor the client's pacing slows a test down. */
@@ -26,7 +27,7 @@ export interface CliResult {
 }
 
 /** Starts the built bin as a child process (in a process group of its own, so a test can kill it and its workers). */
-export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess & { result: Promise<CliResult> } {
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess & { result: Promise<CliResult>; stderrSoFar(): string } {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, SCRAPER_API_KEY: apiKey, SCRAPER_BASE_URL: undefined, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -41,7 +42,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
     stderr += String(chunk);
   });
   const result = once(child, "close").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr }));
-  return Object.assign(child, { result });
+  return Object.assign(child, { result, stderrSoFar: () => stderr });
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
@@ -62,7 +63,7 @@ export async function creatorsFile(dir: string, count: number, prefix = "creator
 
 /** Every line of every creator file of an export, with the post keys that appear more than once. */
 export async function readExport(out: string, platformName = platform) {
-  const files = (await readdir(join(out, platformName))).filter((name) => name.endsWith(".jsonl"));
+  const files = (await readdir(join(out, platformName))).filter((name) => name.endsWith(".jsonl") && !name.startsWith("."));
   const lines: ExportLine[] = [];
   const perFile = new Map<string, ExportLine[]>();
   for (const file of files) {
@@ -106,3 +107,76 @@ export const exportArgs = (mock: RunningMock, creators: string, out: string, ext
   String(fastRate),
   ...extra,
 ];
+
+/** How long the sandbox holds an answer that a test holds (sandbox time: `release` ends the wait at once). */
+const holdSeconds = 600;
+
+/**
+ * Holds the next `count` requests of `operation` in the sandbox and waits until every one of them is held: a fault
+ * that lands at a known point (a test kills while the answers are held, then `release`s them), never by timing.
+ */
+export async function holdRequests(mock: RunningMock, count: number, operation = `${platform}Posts`): Promise<void> {
+  await mock.inject({ operation, latencySeconds: holdSeconds, count });
+}
+
+/** Waits until the requests `holdRequests` asked for are all held (every one has reached the sandbox). */
+export async function untilHeld(mock: RunningMock, operation = `${platform}Posts`): Promise<void> {
+  while ((await mock.faults()).some((fault) => fault.operation === operation)) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Ends every held wait: the sandbox answers (and charges) the held requests, to whoever is still listening. */
+export async function release(mock: RunningMock): Promise<void> {
+  await mock.advance(holdSeconds);
+}
+
+/** How many times runs on `out` learnt the balance (the points of its runs journal). */
+export async function pointsIn(out: string): Promise<number> {
+  return ((await readFile(join(out, platform, ".runs.jsonl"), "utf8").catch(() => "")).match(/"point"/g) ?? []).length;
+}
+
+/**
+ * Waits until the run started on `out` after `before` points has learnt the balance it starts from: past that first
+ * answer, which a run waits for alone, its creators work at full concurrency. Answers false if `done()` (the run
+ * ended) comes first.
+ */
+export async function untilPastFirstAnswer(out: string, before: number, done: () => boolean): Promise<boolean> {
+  await eventually(async () => done() || (await pointsIn(out)) > before, 60_000);
+  return !done();
+}
+
+/** The post ids of each creator's file. */
+export async function postsByFile(out: string) {
+  const { files } = await readExport(out);
+  return new Map([...files].map(([file, lines]) => [file, lines.flatMap((line) => (line.kind === "post" ? [line.post.id] : [])).sort()]));
+}
+
+/** Whether a process is alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check` holds (polling), for at most `limitMs`: answers whether it did. */
+export async function eventually(check: () => boolean | Promise<boolean>, limitMs = 20_000): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+/** The processes a process forked (a coordinator's workers). */
+export function workersOf(pid: number): number[] {
+  try {
+    const output = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+    return output.split("\n").map((line) => Number(line.trim())).filter((value) => value > 0);
+  } catch {
+    // ps exits 1 when it finds none.
+    return [];
+  }
+}

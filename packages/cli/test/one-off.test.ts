@@ -47,7 +47,7 @@ describe("one-off calls and the command line", () => {
     expect(missing.stderr).toMatch(/required option '--creators <file>' not specified/);
     const workersAlone = await runCli(["export", "--platform", "shortvideo", "--creators", "x", "--out", "y", "--workers", "3", "--base-url", mock.baseUrls.scraper]);
     expect(workersAlone.code).toBe(2);
-    expect(workersAlone.stderr).toMatch(/--workers needs --redis/);
+    expect(workersAlone.stderr).toMatch(/--workers and --lease-seconds need --redis/);
     const badPlatform = await runCli(["profile", "nowhere", "maya.bakes", "--base-url", mock.baseUrls.scraper]);
     expect(badPlatform.code).toBe(2);
     expect(badPlatform.stderr).toMatch(/platform/);

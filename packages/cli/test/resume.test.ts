@@ -1,7 +1,24 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { RunningMock } from "@content-scraper/mock";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiKey, creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, spawnCli, startSandbox, tempDir } from "./harness.js";
+import {
+  apiKey,
+  creatorsFile,
+  eventually,
+  exportArgs,
+  holdRequests,
+  ledger,
+  postsByFile,
+  readExport,
+  readManifest,
+  release,
+  runCli,
+  spawnCli,
+  startSandbox,
+  tempDir,
+  untilHeld,
+  untilPastFirstAnswer,
+  pointsIn,
+} from "./harness.js";
 
 let mock: RunningMock;
 let reference: RunningMock;
@@ -18,33 +35,25 @@ afterAll(async () => {
   await dir.remove();
 });
 
-/** The post ids of each creator's file. */
-async function postsByFile(out: string) {
-  const { files } = await readExport(out);
-  return new Map([...files].map(([file, lines]) => [file, lines.flatMap((line) => (line.kind === "post" ? [line.post.id] : [])).sort()]));
-}
-
 describe("resuming an export", () => {
-  test("killed with SIGKILL three times at random moments, it finishes with every post once and every credit accounted for", async () => {
+  test("killed with SIGKILL three times, each time with every creator's page in flight: every post once, every credit accounted for", async () => {
     const { path, creators } = await creatorsFile(dir.path, 60, "killed");
     const out = `${dir.path}/killed`;
-    const kills: string[] = [];
-    // Pages that take 50 ms stretch the export to a few seconds, so each kill lands in the middle of it.
-    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.05, count: 100_000 });
     for (let kill = 0; kill < 3; kill++) {
-      const before = (await ledger(mock)).requests;
+      const before = await pointsIn(out);
       const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-      // Wait until this run has learnt the balance it starts from (its first answer is stored once the second is
-      // out: it goes one creator at a time until then), then a random moment: mid-request, mid-write, between pages.
-      while ((await ledger(mock)).requests < before + 2 && child.exitCode === null) await sleep(10);
-      const delay = Math.floor(Math.random() * 800);
-      await sleep(delay);
-      if (child.exitCode === null) process.kill(-(child.pid as number), "SIGKILL");
-      const killed = await child.result;
-      kills.push(`${delay} ms (${killed.signal ?? `exit ${killed.code}: ${killed.stderr}`})`);
+      // Past the answer the run waits for alone (the balance it starts from), all six creators' next pages are held:
+      // the kill lands with exactly those six in flight.
+      await untilPastFirstAnswer(out, before, () => child.exitCode !== null);
+      await holdRequests(mock, 6);
+      await untilHeld(mock);
+      process.kill(-(child.pid as number), "SIGKILL");
+      await child.result;
+      // The sandbox answers them, and charges them: their answers are lost with the run.
+      await release(mock);
     }
     const last = await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-    expect(last.code, `${last.stderr} (kills: ${kills.join(", ")})`).toBe(0);
+    expect(last.code, last.stderr).toBe(0);
 
     const whole = `${dir.path}/whole`;
     expect((await runCli(exportArgs(reference, path, whole, ["--concurrency", "6"]))).code).toBe(0);
@@ -57,15 +66,15 @@ describe("resuming an export", () => {
     const sandbox = await ledger(mock);
     const uninterrupted = await ledger(reference);
     expect(manifest.creators.done).toBe(creators.length);
-    expect(manifest.resumedMidPage, "the kills landed mid-export").toBeGreaterThan(0);
-    // Every credit is accounted for: the answers received, and those a kill lost in flight (the sandbox charged them,
-    // the export never saw them), found from the balance each run starts from.
+    // Each kill left six creators mid-page; each was resumed, its lost page fetched once more.
+    expect(manifest.resumedMidPage).toBe(18);
+    expect(sandbox.postsPages - uninterrupted.postsPages).toBe(18);
+    // Every credit is accounted for: the answers received, and the eighteen the kills lost in flight (the sandbox
+    // charged them, the export never saw them), found from the balance each run starts from.
     expect(manifest.unreconciledRuns).toBe(0);
+    expect(manifest.creditsUnseen).toBe(18);
     expect(manifest.creditsCharged).toBe(sandbox.credits);
     expect(manifest.creditsCharged - manifest.creditsUnseen).toBe(uninterrupted.credits);
-    // Each creator found mid-page on a restart stands for at most one such page, fetched again.
-    expect(manifest.creditsUnseen).toBeLessThanOrEqual(manifest.resumedMidPage);
-    expect(sandbox.requests - uninterrupted.requests).toBeLessThanOrEqual(manifest.resumedMidPage);
   });
 
   test("Ctrl-C (SIGINT) finishes the pages in flight, checkpoints, exits 130; the rerun continues with exact accounting", async () => {
@@ -73,8 +82,13 @@ describe("resuming an export", () => {
     const { path, creators } = await creatorsFile(dir.path, 40, "interrupted");
     const out = `${dir.path}/interrupted`;
     const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "4"]));
-    while ((await ledger(mock)).postsPages < 10) await sleep(10);
+    // Ctrl-C while all four creators' pages are held: they finish once released, and nothing more is asked.
+    await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
+    await holdRequests(mock, 4);
+    await untilHeld(mock);
     child.kill("SIGINT");
+    await eventually(() => /SIGINT: finishing the pages in flight/.test(child.stderrSoFar()));
+    await release(mock);
     const stopped = await child.result;
     expect(stopped.stderr).toMatch(/SIGINT: finishing the pages in flight/);
     expect(stopped.code).toBe(130);
@@ -97,11 +111,13 @@ describe("resuming an export", () => {
     await mock.reset();
     const { path } = await creatorsFile(dir.path, 30, "topped");
     const out = `${dir.path}/topped`;
-    await mock.inject({ operation: "shortvideoPosts", latencySeconds: 0.05, count: 100_000 });
     const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
-    while ((await ledger(mock)).postsPages < 5 && child.exitCode === null) await sleep(10);
+    await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
+    await holdRequests(mock, 6);
+    await untilHeld(mock);
     process.kill(-(child.pid as number), "SIGKILL");
     await child.result;
+    await release(mock);
     await mock.setBalance(apiKey, 1_000_000);
     expect((await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]))).code).toBe(0);
     const manifest = await readManifest(out);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type BudgetState, type CreditBudgetStore, type CreditReservation, readAmount } from "@content-scraper/runtime";
+import { type BudgetState, type CreditBudgetStore, type CreditReservation, readAmount, readCount } from "@content-scraper/runtime";
 import { type Connection, type Script, script } from "./connection.js";
 import { RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
-import { requiredNumber } from "./input.js";
+import { inputError, requiredNumber } from "./input.js";
 import { storeKeys } from "./keys.js";
 
 /**
@@ -48,6 +48,26 @@ end
 redis.call('HSET', KEYS[1], 'spent', spent + tonumber(ARGV[2]), 'reserved', reserved)
 `);
 
+/**
+ * ARGV: holder. Releases every open reservation of `holder` (a process known to be dead) as if its time were up: a
+ * settlement that still arrives counts its charge, once. Answers how many were released.
+ */
+const release = script(`${budget}
+local released = 0
+local prefix = ARGV[1] .. '/'
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if string.sub(id, 1, #prefix) == prefix then
+    reserved = reserved - (tonumber(redis.call('HGET', KEYS[1], 'held:' .. id)) or 0)
+    redis.call('HDEL', KEYS[1], 'held:' .. id)
+    redis.call('HSET', KEYS[1], 'lapsed:' .. id, 1)
+    redis.call('ZREM', KEYS[2], id)
+    released = released + 1
+  end
+end
+redis.call('HSET', KEYS[1], 'reserved', math.max(0, reserved))
+return released
+`);
+
 /** Answers { spent, reserved } as strings (a Lua number would reach the caller truncated to an integer). */
 const state = script(`${budget}
 return { tostring(spent), tostring(reserved) }
@@ -72,20 +92,22 @@ export class RedisBudgetStore implements CreditBudgetStore {
   readonly #connection: Connection;
   readonly #prefix: string;
   readonly #ttlMs: number;
+  readonly #holder: string | undefined;
   readonly #pending: Pending[] = [];
   #replaying: Promise<void> | undefined;
 
-  constructor(connection: Connection, prefix: string, reservationTtlMs: number) {
+  constructor(connection: Connection, prefix: string, reservationTtlMs: number, holder?: string) {
     this.#connection = connection;
     this.#prefix = prefix;
     this.#ttlMs = reservationTtlMs;
+    this.#holder = holder;
   }
 
   async reserve(key: string, credits: number, maxCredits: number): Promise<CreditReservation | undefined> {
     requiredNumber("credits", credits);
     requiredNumber("maxCredits", maxCredits);
     await this.#replay();
-    const id = randomUUID();
+    const id = this.#holder === undefined ? randomUUID() : `${this.#holder}/${randomUUID()}`;
     const answer = await this.#run("reserve", reserve, key, [id, credits, maxCredits, this.#ttlMs]);
     // The script answers the id it was given, or nil (refused): nil from anything else refuses too.
     if (answer === null) return undefined;
@@ -110,6 +132,19 @@ export class RedisBudgetStore implements CreditBudgetStore {
     const [spent, reserved] = Array.isArray(reply) && reply.length === 2 ? reply.map(readAmount) : [];
     if (spent === undefined || reserved === undefined) throw new RedisStoreReplyError("budget.state", reply);
     return { spent, reserved };
+  }
+
+  /**
+   * Releases at once the open reservations that the stores created with `holder` made under `key`: their process is
+   * known to be dead (a fleet's coordinator saw its worker exit), so the budget need not wait `reservationTtlMs`. A
+   * settlement that still arrives counts its charge, once. Answers how many were released.
+   */
+  async release(key: string, holder: string): Promise<number> {
+    if (typeof holder !== "string" || holder === "") throw inputError("holder", "holder must be a non-empty string.");
+    const answer = await this.#run("release", release, key, [holder]);
+    const released = readCount(answer);
+    if (released === undefined) throw new RedisStoreReplyError("budget.release", answer);
+    return released;
   }
 
   /** The settlements Redis missed, oldest first, one replay at a time; rejects at the first that still cannot reach it. */

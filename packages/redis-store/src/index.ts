@@ -23,6 +23,11 @@ export interface RedisStoresOptions {
    * minutes), so a live call's hold is not released under it.
    */
   reservationTtlMs?: number;
+  /**
+   * Names this process's credit reservations (a fleet worker's id, without `/`), so that `budget.release(key, holder)`
+   * can release them at once when the process is known to be dead, instead of after `reservationTtlMs`.
+   */
+  holder?: string;
   /** How long to wait for Redis before it counts as unreachable. Default 2 000 ms. */
   commandTimeoutMs?: number;
   /**
@@ -53,6 +58,8 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const reservationTtlMs = checkNumber("reservationTtlMs", options.reservationTtlMs, 30 * 60_000, { positive: true }, inputError);
   const commandTimeoutMs = checkNumber("commandTimeoutMs", options.commandTimeoutMs, 2_000, { positive: true }, inputError);
   const workers = options.fallback && requiredNumber("fallback.workers", options.fallback.workers, { positive: true, integer: true });
+  const { holder } = options;
+  if (holder !== undefined && (typeof holder !== "string" || holder === "" || holder.includes("/"))) throw inputError("holder", "holder must be a non-empty string without '/'.");
   const owned = typeof options.redis === "string";
   const redis = typeof options.redis === "string" ? connect(options.redis) : options.redis;
   // Duck-typed: the caller's ioredis may be another copy of the package than ours.
@@ -60,7 +67,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   const connection = new Connection(redis, commandTimeoutMs, options, new Redactor([passwordOf(options.redis)]));
   return {
     rateLimit: new RedisRateLimitStore(connection, prefix, workers ? new LocalShare(workers) : undefined),
-    budget: new RedisBudgetStore(connection, prefix, reservationTtlMs),
+    budget: new RedisBudgetStore(connection, prefix, reservationTtlMs, holder),
     async close() {
       if (!owned) return;
       // QUIT lets the commands sent finish; a connection that is down has none to finish, and would queue QUIT.

@@ -66,6 +66,28 @@ it("releases reservations nobody settled once their TTL has passed, and still co
   expect(await alive?.state(key)).toEqual({ spent: 3, reserved: 5 });
 });
 
+it("releases a dead holder's reservations at once, keeps the others, and counts its late settlement once", async () => {
+  const [dead, alive] = ["worker-1", "worker-2"].map((holder) => {
+    const stores = createRedisStores({ redis: server.url, holder });
+    opened.push(stores);
+    return stores.budget;
+  });
+  const key = freshKey();
+  const lost = await dead?.reserve(key, 4, 10);
+  const held = await alive?.reserve(key, 3, 10);
+  expect(lost && held).toBeDefined();
+  expect(await alive?.reserve(key, 4, 10)).toBeUndefined();
+  expect(await alive?.release(key, "worker-1")).toBe(1);
+  expect(await alive?.state(key)).toEqual({ spent: 0, reserved: 3 });
+  expect(await alive?.reserve(key, 4, 10)).toBeDefined();
+  // Releasing again, or a holder with no reservation, releases nothing; a "dead" holder's late charge counts once.
+  expect(await alive?.release(key, "worker-1")).toBe(0);
+  await dead?.settle(key, lost as NonNullable<typeof lost>, 4);
+  await dead?.settle(key, lost as NonNullable<typeof lost>, 4);
+  expect(await alive?.state(key)).toEqual({ spent: 4, reserved: 7 });
+  expect(() => createRedisStores({ redis: server.url, holder: "a/b" })).toThrow(RedisStoreInputError);
+});
+
 it("keeps budgets apart by key and by prefix, and writes no caller key", async () => {
   const admin = new Redis(server.url);
   const a = createRedisStores({ redis: admin, prefix: "one" });

@@ -1,57 +1,70 @@
+import type { WalkResume } from "@content-scraper/client";
+import { isCount } from "@content-scraper/runtime";
+import type { Creator } from "../creators.js";
+
 /**
- * A creator's progress, saved after every page: enough to resume the walk where it was and to write the manifest.
- * `bytes` is the length of the creator's output file when the checkpoint was taken: on resume the file is cut back
+ * A creator's progress, saved after every page: enough to resume the walk exactly where it was and to write the
+ * manifest. `bytes` is the length of the creator's file when the checkpoint was taken: on resume the file is cut back
  * to it, so a page written after the last checkpoint (and fetched again) is never in the file twice.
  */
 export interface Checkpoint {
+  /** The creator's identity (`Creator.identity`). */
   creator: string;
-  /** `running`: started, not finished (a run that was killed or stopped leaves it so); `done`: the catalog ended. */
+  /** The handle sent to the API. */
+  handle: string;
+  /** The creator's file, in the platform's folder. */
+  file: string;
+  /** `running`: started, not finished (a run that was killed leaves it so); `done`: the catalog ended. */
   status: "running" | "done" | "failed" | "stopped";
   /** The profile line is written. */
   profile: boolean;
-  /** The walk's resume cursor: the next page not yet fetched (`undefined` with `pages: 0` is page one). */
-  cursor: string | undefined;
+  /** Where the walk of the catalog stands: the client's `walk.state`, passed back as `resume` (`"end"` once it ended). */
+  walk: WalkResume;
   pages: number;
   posts: number;
-  /** The sum of `X-Scraper-Credits-Charged` of every answer this creator's export received. */
+  /** The sum of `X-Scraper-Credits-Charged` of every answer this creator's export (and its polls) received. */
   creditsCharged: number;
   bytes: number;
-  /** Why the walk stopped: `end`, `maxCredits`, `interrupted`, or an error code. */
+  /** Why the walk stopped: `end`, `maxCredits`, `interrupted`, `notTheApi`, or an error code. */
   stoppedBecause?: string | undefined;
   error?: { code: string; status?: number | undefined; requestId?: string | undefined; message: string } | undefined;
-  /** A failure that would answer the same again (a creator that does not exist): a rerun skips it. */
+  /** A failure that would answer the same again (a creator that does not exist, an invalid handle): a rerun skips it. */
   final?: boolean | undefined;
   /** Runs that found this creator `running`: each may have paid for one page whose answer was lost. */
   resumes?: number | undefined;
-  /** The run that saved this checkpoint, and that run's account as of it (see `RunAccount`); local exports only. */
-  run?: RunAccount | undefined;
+  /** Times its finished file was found not to match this checkpoint (deleted, cut, grown) and exported again. */
+  reexports?: number | undefined;
+  /** A poll not finished yet: where its walk stands (it goes on until it reaches a post the file holds). */
+  poll?: WalkResume | undefined;
 }
 
-/**
- * A run's account with the service's balance: the balance before the run's first charge (known from its first
- * success: `credits_remaining` + `credits_charged` + the charges of the answers before it, which a run takes one at a
- * time), and what the run's saved checkpoints were charged since. A killed run's answers in flight were charged too:
- * the next run's `start` is lower than `start − charged` by exactly those credits.
- */
-export interface RunAccount {
-  id: string;
-  start: number | undefined;
-  charged: number;
-}
-
-/** Where checkpoints live: a journal file next to the output (laptop), or a hash in Redis (fleet). */
+/** Where checkpoints live: one file per creator in the output folder (`diskCheckpoints`), whoever writes them. */
 export interface CheckpointStore {
-  load(creator: string): Promise<Checkpoint | undefined>;
+  load(creator: Creator): Promise<Checkpoint | undefined>;
   save(checkpoint: Checkpoint): Promise<void>;
-  all(): Promise<Checkpoint[]>;
-  close(): Promise<void>;
 }
 
-export function freshCheckpoint(creator: string): Checkpoint {
-  return { creator, status: "running", profile: false, cursor: undefined, pages: 0, posts: 0, creditsCharged: 0, bytes: 0 };
+export function freshCheckpoint(creator: Creator): Checkpoint {
+  return { creator: creator.identity, handle: creator.handle, file: creator.file, status: "running", profile: false, walk: {}, pages: 0, posts: 0, creditsCharged: 0, bytes: 0 };
 }
 
 /** A creator a rerun does not touch again: its catalog ended, or it failed in a way that would repeat. */
 export function isSettled(checkpoint: Checkpoint | undefined): boolean {
   return checkpoint !== undefined && (checkpoint.status === "done" || (checkpoint.status === "failed" && checkpoint.final === true));
+}
+
+const statuses: ReadonlyArray<Checkpoint["status"]> = ["running", "done", "failed", "stopped"];
+
+/** A checkpoint read back from a file, checked: the figures a resume relies on are counts, else `undefined`. */
+export function parseCheckpoint(text: string): Checkpoint | undefined {
+  let value: Partial<Checkpoint>;
+  try {
+    value = JSON.parse(text) as Partial<Checkpoint>;
+  } catch {
+    return undefined;
+  }
+  const counts = [value.pages, value.posts, value.creditsCharged, value.bytes].every(isCount);
+  const named = typeof value.creator === "string" && typeof value.handle === "string" && typeof value.file === "string";
+  const walk = typeof value.walk === "object" && value.walk !== null;
+  return counts && named && walk && statuses.includes(value.status as Checkpoint["status"]) ? (value as Checkpoint) : undefined;
 }

@@ -1,12 +1,14 @@
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import type { Platform } from "@content-scraper/client";
 import { type ConnectionOptions, checkPlatform, scraperClient } from "../client.js";
-import { readCreators } from "../creators.js";
+import { type Creator, readCreators } from "../creators.js";
 import { exportExitCode } from "../exit-codes.js";
-import { createReporter, type ReporterKind } from "../progress.js";
-import { openJournal } from "./journal.js";
+import type { Io } from "../io.js";
+import { createReporter, type Reporter, type ReporterKind } from "../progress.js";
+import { isSettled } from "./checkpoint.js";
 import { buildManifest, writeManifest } from "./manifest.js";
-import { onInterrupt, runExport } from "./run.js";
+import { onInterrupt, type RunResult, runExport } from "./run.js";
+import { checkpointCredits, type ExportState, openExportState } from "./state.js";
 
 export interface ExportArguments extends ConnectionOptions {
   platform: Platform;
@@ -17,36 +19,52 @@ export interface ExportArguments extends ConnectionOptions {
   reporter: ReporterKind;
 }
 
-/** The journal of a platform's export: beside its files, so the output folder is the whole state. */
-export function journalPath(out: string, platform: string): string {
-  return join(out, platform, ".checkpoints.jsonl");
+/** What `--max-credits` leaves this run: the export's budget less what its earlier runs were charged. */
+export function runBudget(maxCredits: number | undefined, state: ExportState): number | undefined {
+  if (maxCredits === undefined) return undefined;
+  return Math.max(0, maxCredits - state.runs.total(checkpointCredits(state.checkpoints.values())));
 }
 
-/** `content-scraper export` on this machine: checkpoints in a journal file, pacing and budget in memory. */
-export async function exportLocal(args: ExportArguments): Promise<number> {
+/** The creators of the list not settled yet, in order. */
+export function pendingCreators(creators: Creator[], state: ExportState): Creator[] {
+  return creators.filter((creator) => !isSettled(state.checkpoints.get(creator.identity)));
+}
+
+/** Writes the manifest from the checkpoints on disk, tells the reporter, and answers the exit status. */
+export async function finishExport(state: ExportState, platform: Platform, creators: Creator[], result: Pick<RunResult, "stoppedBecause" | "problem">, reporter: Reporter): Promise<number> {
+  if (result.problem && result.stoppedBecause !== "maxCredits") reporter.note(`stopped: ${result.problem}`);
+  const manifest = buildManifest(platform, creators, await state.store.all(creators), result.stoppedBecause, state.runs);
+  reporter.finish(manifest, await writeManifest(state.folder, manifest));
+  return exportExitCode(result.stoppedBecause, manifest.creators.failed);
+}
+
+/** `content-scraper export` on this machine: checkpoints on disk, pacing and budget in memory. */
+export async function exportLocal(args: ExportArguments, io: Io): Promise<number> {
   const creators = await readCreators(args.creators);
-  // Key, address and platform checked before anything is written.
+  // Key, address and platform checked before anything is written, the folder before anything is sent.
   checkPlatform(scraperClient(args), args.platform);
-  const store = await openJournal(journalPath(args.out, args.platform));
+  const state = await openExportState(args.out, args.platform, creators, io);
   try {
-    // The budget counts what earlier runs of this export were charged.
-    const chargedBefore = (await store.all()).reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, store.unseenCredits);
-    const budget = args.maxCredits === undefined ? undefined : Math.max(0, args.maxCredits - chargedBefore);
+    const budget = runBudget(args.maxCredits, state);
     const client = scraperClient(args, budget);
-    const reporter = await createReporter(args.reporter);
+    const reporter = await createReporter(args.reporter, io);
+    const pending = pendingCreators(creators, state);
+    reporter.start(creators.length, creators.length - pending.length);
     const interruption = onInterrupt(reporter);
-    let stoppedBecause: string;
+    const run = randomUUID();
+    await state.runs.begin(run);
+    let result: RunResult;
     try {
-      const reconcile = { previous: store.previous, record: store.recordUnseen, end: store.endRun };
-      stoppedBecause = await runExport({ ...args, client, creators, store, reporter, interruption, reconcile });
+      const account = { runs: state.runs, run, totalBefore: state.runs.total(checkpointCredits(state.checkpoints.values())) };
+      const settledBefore = creators.length - pending.length;
+      result = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, reporter, interruption, budget, account });
     } finally {
       interruption.dispose();
     }
-    const unseen = { credits: store.unseenCredits, unreconciledRuns: store.unreconciledRuns };
-    const manifest = buildManifest(args.platform, creators, await store.all(), stoppedBecause, unseen);
-    reporter.finish(manifest, await writeManifest(args.out, manifest));
-    return exportExitCode(stoppedBecause, manifest.creators.failed);
+    // Every request of the run was answered (a killed run never gets here; a second Ctrl-C aborts what was in flight).
+    if (!interruption.signal.aborted) await state.runs.end(run);
+    return await finishExport(state, args.platform, creators, result, reporter);
   } finally {
-    await store.close();
+    await state.close();
   }
 }

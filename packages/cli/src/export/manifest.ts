@@ -1,10 +1,19 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import type { Creator } from "../creators.js";
 import type { Checkpoint } from "./checkpoint.js";
+import type { OutputFolder } from "./folder.js";
+import type { Runs } from "./runs.js";
 
-/** One creator's line of the manifest: how its export ended, what it fetched and what it cost. */
+/** The manifest's file in the platform's folder. */
+export const manifestFile = "manifest.json";
+
+/** One creator's line of the manifest: the names it was given, its file, how its export ended and what it cost. */
 export interface ManifestEntry {
+  /** The creator's identity: its handle without `@`, in lower case. */
   creator: string;
+  /** The lines of the creators file that named it (`maya.bakes`, `@Maya.Bakes`, …). */
+  names: string[];
+  /** Its file in the platform's folder. */
+  file: string;
   status: Checkpoint["status"] | "pending";
   pages: number;
   posts: number;
@@ -12,74 +21,91 @@ export interface ManifestEntry {
   stoppedBecause?: string | undefined;
   error?: Checkpoint["error"];
   resumes?: number | undefined;
+  reexports?: number | undefined;
+}
+
+/** What the last `poll` did. */
+export interface PollSummary {
+  at: string;
+  stoppedBecause: string;
+  creators: number;
+  pages: number;
+  newPosts: number;
+  creditsCharged: number;
+  failed: number;
 }
 
 /** The export's account: one entry per creator of the list, and the totals. */
 export interface Manifest {
   platform: string;
-  /** `complete`, or why the export stopped: `maxCredits`, `INSUFFICIENT_SCRAPER_CREDITS`, `UNAUTHORIZED`, `interrupted`. */
+  /**
+   * `complete`, or why the export stopped: `maxCredits`, `INSUFFICIENT_SCRAPER_CREDITS`, `UNAUTHORIZED`,
+   * `interrupted`, `notTheApi`, `outputFolder`, `coordinationLost`.
+   */
   stoppedBecause: string;
   creators: { total: number; done: number; failed: number; stopped: number; pending: number };
   pages: number;
   posts: number;
   /**
-   * What the service charged the export, across all its runs: the `X-Scraper-Credits-Charged` of every answer it
-   * received, plus `creditsUnseen`.
+   * What the service charged the export, across all its runs and polls: the `X-Scraper-Credits-Charged` of every
+   * answer it received, plus `creditsUnseen` and `creditsProbing`.
    */
   creditsCharged: number;
   /**
-   * Credits charged for answers a killed run never received (its requests in flight), found from the balance the
-   * service reports: the next run's starting balance is lower than the killed run's by exactly those. Local exports;
-   * exact when the export is the key's only user and nobody tops the balance up between a kill and the next run.
+   * Credits charged for answers that killed runs (or fleet workers) never received, found from the balance the service
+   * reports (see the README's "Killed at any moment").
    */
   creditsUnseen: number;
-  /** Runs whose start could not be reconciled that way (the balance rose in between): `creditsCharged` may then be short. */
+  /** Credits spent learning the balance at the end of a fleet run in which a worker died (one profile, alone). */
+  creditsProbing: number;
+  /** Runs whose losses could not be reconciled that way (the balance rose in between): `creditsCharged` may then be short. */
   unreconciledRuns: number;
-  /**
-   * Creators a run found mid-page (the previous run was killed): each may have been charged for one page whose answer
-   * never arrived, and that page was fetched again.
-   */
+  /** Creators a run found mid-page (the one before was killed): each may have had one page fetched again. */
   resumedMidPage: number;
+  /** Finished creators whose files no longer matched their checkpoints, and were exported again. */
+  reexported: number;
+  lastPoll?: PollSummary | undefined;
   entries: ManifestEntry[];
 }
 
-export function buildManifest(
-  platform: string,
-  creators: string[],
-  checkpoints: Checkpoint[],
-  stoppedBecause: string,
-  unseen: { credits: number; unreconciledRuns: number } = { credits: 0, unreconciledRuns: 0 },
-): Manifest {
-  const byCreator = new Map(checkpoints.map((checkpoint) => [checkpoint.creator, checkpoint]));
+export function buildManifest(platform: string, creators: Creator[], checkpoints: Map<string, Checkpoint>, stoppedBecause: string, runs: Runs, lastPoll?: PollSummary): Manifest {
   const entries = creators.map((creator): ManifestEntry => {
-    const checkpoint = byCreator.get(creator);
-    if (!checkpoint) return { creator, status: "pending", pages: 0, posts: 0, creditsCharged: 0 };
-    const { status, pages, posts, creditsCharged, stoppedBecause: reason, error, resumes } = checkpoint;
-    return { creator, status, pages, posts, creditsCharged, stoppedBecause: reason, error, resumes };
+    const { identity, names, file } = creator;
+    const checkpoint = checkpoints.get(identity);
+    if (!checkpoint) return { creator: identity, names, file, status: "pending", pages: 0, posts: 0, creditsCharged: 0 };
+    const { status, pages, posts, creditsCharged, stoppedBecause: reason, error, resumes, reexports } = checkpoint;
+    return { creator: identity, names, file, status, pages, posts, creditsCharged, stoppedBecause: reason, error, resumes, reexports };
   });
   const count = (status: ManifestEntry["status"]) => entries.filter((entry) => entry.status === status).length;
-  const sum = (field: "pages" | "posts" | "creditsCharged" | "resumes") => entries.reduce((total, entry) => total + (entry[field] ?? 0), 0);
+  const sum = (field: "pages" | "posts" | "creditsCharged" | "resumes" | "reexports") => entries.reduce((total, entry) => total + (entry[field] ?? 0), 0);
   return {
     platform,
     stoppedBecause,
     creators: { total: entries.length, done: count("done"), failed: count("failed"), stopped: count("stopped"), pending: count("pending") + count("running") },
     pages: sum("pages"),
     posts: sum("posts"),
-    creditsCharged: sum("creditsCharged") + unseen.credits,
-    creditsUnseen: unseen.credits,
-    unreconciledRuns: unseen.unreconciledRuns,
+    creditsCharged: runs.total(sum("creditsCharged")),
+    creditsUnseen: runs.unseenCredits,
+    creditsProbing: runs.probeCredits,
+    unreconciledRuns: runs.unreconciledRuns,
     resumedMidPage: sum("resumes"),
+    reexported: sum("reexports"),
+    ...(lastPoll ? { lastPoll } : {}),
     entries,
   };
 }
 
-export function manifestPath(out: string, platform: string): string {
-  return join(out, platform, "manifest.json");
+/** Writes the manifest whole (a new file renamed over the old); answers its path. */
+export async function writeManifest(folder: OutputFolder, manifest: Manifest): Promise<string> {
+  await folder.replace(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  return folder.file(manifestFile);
 }
 
-export async function writeManifest(out: string, manifest: Manifest): Promise<string> {
-  const path = manifestPath(out, manifest.platform);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`);
-  return path;
+/** The manifest a run wrote last, if any (for `poll`, which keeps what the export said). */
+export async function readManifest(folder: OutputFolder): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse((await folder.read(manifestFile)) ?? "null") ?? undefined;
+  } catch {
+    return undefined;
+  }
 }

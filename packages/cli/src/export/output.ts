@@ -1,14 +1,10 @@
-import { mkdir, open, readFile, stat, truncate } from "node:fs/promises";
-import { join } from "node:path";
 import { postKey } from "@content-scraper/client";
+import type { AppendFile, OutputFolder } from "./folder.js";
 
-/** One JSONL file per platform and creator: `<out>/<platform>/<creator>.jsonl`. */
-export function creatorFile(out: string, platform: string, creator: string): string {
-  // Percent-encoded, so no handle can name a path (`/`, `..`) or a hidden file (a leading dot).
-  return join(out, platform, `${encodeURIComponent(creator).replace(/^\./, "%2E")}.jsonl`);
-}
-
-/** A line of an export file: the creator's profile first, then one line per post, newest first. */
+/**
+ * A line of a creator's file: its profile first, then one line per post, in the order fetched (an export's pages
+ * newest first; each poll then adds the posts that appeared since, newest first among them).
+ */
 export type ExportLine =
   | { kind: "profile"; platform: string; creator: string; profile: unknown; requestId?: string | undefined }
   | { kind: "post"; platform: string; creator: string; post: { id: string; platform: string } & Record<string, unknown> };
@@ -21,41 +17,46 @@ export interface CreatorOutput {
   close(): Promise<void>;
 }
 
-/**
- * Opens a creator's file at a checkpoint: whatever was written after the checkpoint (a page whose checkpoint a kill
- * prevented) is cut off, since that page is fetched again. Answers `undefined` when the file is shorter than the
- * checkpoint says (it was moved or deleted): the creator's export has to start over.
- */
-export async function openCreatorOutput(path: string, checkpointBytes: number): Promise<CreatorOutput | undefined> {
-  await mkdir(join(path, ".."), { recursive: true });
-  const size = await stat(path).then((stats) => stats.size, () => 0);
-  if (size < checkpointBytes) return undefined;
-  if (size > checkpointBytes) await truncate(path, checkpointBytes);
-  const seen = new Set<string>();
-  if (checkpointBytes > 0) {
-    for (const line of (await readFile(path, "utf8")).split("\n")) {
-      if (line === "") continue;
+/** The lines of an export file's text; `undefined` if one of them is not an export line (the file was altered). */
+function parseLines(text: string): ExportLine[] | undefined {
+  const lines: ExportLine[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
       const parsed = JSON.parse(line) as ExportLine;
-      if (parsed.kind === "post") seen.add(postKey(parsed.post));
+      if (parsed?.kind !== "profile" && parsed?.kind !== "post") return undefined;
+      lines.push(parsed);
+    } catch {
+      return undefined;
     }
   }
-  const file = await open(path, "a");
+  return lines;
+}
+
+/**
+ * Opens a creator's file at a checkpoint: whatever was written after it (a page whose checkpoint a kill prevented) is
+ * cut off, since that page is fetched again. Answers `undefined` when the file does not match the checkpoint (shorter,
+ * or not export lines): the creator's export has to start over.
+ */
+export async function openCreatorOutput(folder: OutputFolder, file: string, checkpointBytes: number): Promise<CreatorOutput | undefined> {
+  const size = (await folder.size(file)) ?? 0;
+  if (size < checkpointBytes) return undefined;
+  if (size > checkpointBytes) await folder.truncate(file, checkpointBytes);
+  const seen = new Set<string>();
+  if (checkpointBytes > 0) {
+    const lines = parseLines((await folder.read(file)) ?? "");
+    if (!lines) return undefined;
+    for (const line of lines) if (line.kind === "post") seen.add(postKey(line.post));
+  }
+  const handle: AppendFile = await folder.append(file);
   let bytes = checkpointBytes;
   return {
     seen,
     append: async (lines) => {
       if (lines.length === 0) return bytes;
-      const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
-      await file.write(text);
-      bytes += Buffer.byteLength(text);
+      bytes += await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
       return bytes;
     },
-    close: () => file.close(),
+    close: () => handle.close(),
   };
-}
-
-/** Reads an export file's lines (for `poll` and for tests). */
-export async function readExportFile(path: string): Promise<ExportLine[]> {
-  const text = await readFile(path, "utf8");
-  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as ExportLine);
 }

@@ -1,14 +1,15 @@
 import type { Platform, ScraperClient, ScraperMeta } from "@content-scraper/client";
-import { randomUUID } from "node:crypto";
+import type { Creator } from "../creators.js";
 import type { Reporter, Totals } from "../progress.js";
-import { type Checkpoint, type CheckpointStore, isSettled, type RunAccount } from "./checkpoint.js";
-import { type ExportContext, exportCreator, stopsExport } from "./creator.js";
+import { type Checkpoint, type CheckpointStore, isSettled } from "./checkpoint.js";
+import { type ExportContext, exportCreator, stopsRun } from "./creator.js";
+import { type OutputFolder, OutputFolderError } from "./folder.js";
+import type { Runs } from "./runs.js";
 
 /** Stops an export: the first request finishes the pages in flight; `abort` cancels them (a second Ctrl-C). */
 export interface Interruption {
   readonly stopping: () => boolean;
   readonly signal: AbortSignal;
-  readonly interrupted: () => boolean;
   dispose(): void;
 }
 
@@ -25,7 +26,6 @@ export function onInterrupt(reporter: Reporter): Interruption {
   process.on("SIGTERM", handler);
   return {
     stopping: () => signals > 0,
-    interrupted: () => signals > 0,
     signal: controller.signal,
     dispose: () => {
       process.off("SIGINT", handler);
@@ -34,24 +34,52 @@ export function onInterrupt(reporter: Reporter): Interruption {
   };
 }
 
+/** A run's account with the service's balance (see `Runs`): the run's id, and what the export accounted for before it. */
+export interface RunAccount {
+  runs: Runs;
+  run: string;
+  totalBefore: number;
+}
+
+/** One creator's processing: its checkpoint after, and why it stopped (which may stop the run: `stopsRun`). */
+export type CreatorWork = (context: ExportContext, creator: Creator) => Promise<{ checkpoint: Checkpoint; stoppedBecause?: string | undefined }>;
+
+/** An export's work on a creator: its catalog to the end. */
+export const exportWork: CreatorWork = async (context, creator) => {
+  const checkpoint = await exportCreator(context, creator);
+  return { checkpoint, stoppedBecause: checkpoint.stoppedBecause };
+};
+
 export interface RunOptions {
   client: ScraperClient;
   platform: Platform;
-  out: string;
-  creators: string[];
-  concurrency: number;
+  folder: OutputFolder;
   store: CheckpointStore;
+  /** The creators to work on, in order. */
+  creators: Creator[];
+  /** What to do with each creator; an export by default. */
+  work?: CreatorWork | undefined;
+  /** Creators of the export settled before this run (for the display). */
+  settledBefore: number;
+  concurrency: number;
   reporter: Reporter;
   interruption: Interruption;
-  maxCredits?: number | undefined;
+  /** What `--max-credits` left this run, for the display. */
+  budget?: number | undefined;
   /**
-   * Reconcile this run with the one before through the service's balance (local exports): the run starts one creator
-   * at a time until its first success tells the balance, then `record`s what the previous run was charged for answers
-   * it never received (`undefined` when the balance rose: a top-up, or another user of the key, in between).
+   * Reconcile the export with the service's balance: the run goes one creator at a time until its first success
+   * tells the balance with nothing else in flight (a point of `Runs`), then at full concurrency.
    */
-  reconcile?:
-    | { previous: { expected: number | undefined } | undefined; record(run: string, unseen: number | undefined): Promise<void>; end(run: string): Promise<void> }
-    | undefined;
+  account?: RunAccount | undefined;
+  /** Stop as soon as the balance is known (a fleet's coordinator, before it hands the rest to its workers). */
+  untilBalance?: boolean | undefined;
+}
+
+export interface RunResult {
+  /** `complete`, `interrupted`, or the reason of the creator that stopped the run (`maxCredits`, a 402's code, `notTheApi`, …). */
+  stoppedBecause: string;
+  /** The message of a configuration stop (`notTheApi`, `outputFolder`). */
+  problem?: string | undefined;
 }
 
 /** Resolves once `open()` is called: the gate the other workers wait at while the first one learns the balance. */
@@ -64,82 +92,85 @@ function gate() {
 }
 
 /**
- * Exports the creators not yet settled, `concurrency` at a time, until all are or the export must stop. Answers why
- * it stopped: `complete`, `interrupted`, or the reason of the creator that stopped it (`maxCredits`, a 402's code, …).
+ * Exports the creators not yet settled, `concurrency` at a time, until all are or the export must stop. Local exports
+ * run it over every creator; a fleet's coordinator runs it until the balance is known, its workers one job at a time.
  */
-export async function runExport(options: RunOptions): Promise<string> {
-  const { client, store, reporter, interruption } = options;
-  const saved = new Map((await store.all()).map((checkpoint) => [checkpoint.creator, checkpoint]));
-  const pending = options.creators.filter((creator) => !isSettled(saved.get(creator)));
-  const chargedBefore = [...saved.values()].reduce((sum, checkpoint) => sum + checkpoint.creditsCharged, 0);
+export async function runExport(options: RunOptions): Promise<RunResult> {
+  const { client, store, reporter, interruption, account } = options;
   let stopReason: string | undefined;
-  const totals: Totals = { done: options.creators.length - pending.length, posts: 0, creditsCharged: 0, pacingWaitMs: 0 };
-  // Each creator's latest checkpoint of this run, so the totals move by what each page added.
-  const latest = new Map<string, Checkpoint>(saved);
-  reporter.start(options.creators.length, totals.done);
-  const { reconcile } = options;
-  const account: RunAccount = { id: randomUUID(), start: undefined, charged: 0 };
+  let problem: string | undefined;
+  const totals: Totals = { done: options.settledBefore, posts: 0, creditsCharged: 0, pacingWaitMs: 0 };
+  const latest = new Map<string, Checkpoint>();
   const balanceKnown = gate();
-  if (!reconcile) balanceKnown.open();
+  let known = !account;
+  if (known) balanceKnown.open();
   let chargedBeforeBalance = 0;
   let recorded: Promise<void> = Promise.resolve();
 
   const context: ExportContext = {
     client,
     platform: options.platform,
-    out: options.out,
+    folder: options.folder,
     store,
     signal: interruption.signal,
-    stopping: () => stopReason !== undefined || interruption.stopping(),
-    account: reconcile
-      ? (checkpoint, charged, meta) => {
-          account.charged += charged;
-          if (account.start === undefined) {
-            if (!meta) chargedBeforeBalance += charged;
-            else {
-              // One answer at a time so far: the balance before this run's first charge is exact.
-              account.start = meta.creditsRemaining + meta.creditsCharged + chargedBeforeBalance;
-              const { previous } = reconcile;
-              // No earlier run that learnt its start, or a balance that rose since: what was lost is unknown.
-              const unseen = previous?.expected === undefined ? undefined : previous.expected - account.start;
-              if (previous) recorded = reconcile.record(account.id, unseen !== undefined && unseen >= 0 ? unseen : undefined);
-              balanceKnown.open();
-            }
-          }
-          return { ...checkpoint, run: { ...account } };
-        }
-      : undefined,
-    onProgress: (checkpoint: Checkpoint, meta: ScraperMeta | undefined) => {
+    stopping: () => stopReason !== undefined || interruption.stopping() || (options.untilBalance === true && known),
+    onCharge: (charged, meta) => {
+      if (known || !account) return;
+      chargedBeforeBalance += charged;
+      if (!meta) return;
+      // One answer at a time so far: the balance after this one, with nothing else in flight.
+      known = true;
+      recorded = account.runs.point(account.run, meta.creditsRemaining, account.totalBefore + chargedBeforeBalance, false);
+      balanceKnown.open();
+    },
+    onSaved: (checkpoint: Checkpoint, meta: ScraperMeta | undefined) => {
       const before = latest.get(checkpoint.creator);
       latest.set(checkpoint.creator, checkpoint);
-      totals.creditsCharged += checkpoint.creditsCharged - (before?.creditsCharged ?? 0);
-      totals.posts += checkpoint.posts - (before?.posts ?? 0);
+      if (before) {
+        totals.creditsCharged += checkpoint.creditsCharged - before.creditsCharged;
+        totals.posts += checkpoint.posts - before.posts;
+      }
       totals.pacingWaitMs = client.usage.pacingWaitMs;
       if (meta) {
         totals.balance = meta.creditsRemaining;
         totals.rateLimit = meta.rateLimit;
       }
-      if (options.maxCredits !== undefined) totals.budgetLeft = Math.max(0, options.maxCredits - chargedBefore - totals.creditsCharged);
-      reporter.progress(checkpoint, meta, totals);
+      if (options.budget !== undefined) totals.budgetLeft = Math.max(0, options.budget - totals.creditsCharged);
+      reporter.progress(totals);
     },
+    onPage: (page) => reporter.page(page),
   };
 
+  const pending = options.creators;
+  const work = options.work ?? exportWork;
   let next = 0;
   const worker = async (index: number) => {
     // The first worker goes alone until the balance is known (or it runs out of creators).
     if (index > 0) await Promise.race([balanceKnown.opened, firstDone]);
     while (next < pending.length && !context.stopping()) {
-      const creator = pending[next++] as string;
-      const checkpoint = await exportCreator(context, creator);
+      const creator = pending[next++] as Creator;
+      let outcome: Awaited<ReturnType<CreatorWork>>;
+      try {
+        outcome = await work(context, creator);
+      } catch (error) {
+        if (!(error instanceof OutputFolderError)) throw error;
+        stopReason ??= "outputFolder";
+        problem ??= error.message;
+        return;
+      }
+      const { checkpoint, stoppedBecause } = outcome;
       if (isSettled(checkpoint)) totals.done += 1;
-      if (stopsExport(checkpoint)) stopReason ??= checkpoint.stoppedBecause;
+      if (stopsRun(stoppedBecause)) {
+        stopReason ??= stoppedBecause;
+        problem ??= checkpoint.error?.message;
+      }
       reporter.creatorEnded(checkpoint, totals);
     }
   };
   const firstDone = worker(0);
-  await Promise.all([firstDone, ...Array.from({ length: Math.min(options.concurrency, pending.length) - 1 }, (_, index) => worker(index + 1))]);
+  const others = Array.from({ length: Math.max(0, Math.min(options.concurrency, pending.length) - 1) }, (_, index) => worker(index + 1));
+  await Promise.all([firstDone, ...others]);
   await recorded;
-  // Every request of the run was answered (a killed run never gets here): the next run has nothing to find.
-  await reconcile?.end(account.id);
-  return stopReason ?? (interruption.interrupted() ? "interrupted" : "complete");
+  const stoppedBecause = stopReason ?? (interruption.stopping() || (options.untilBalance && known && next < pending.length) ? "interrupted" : "complete");
+  return { stoppedBecause, problem };
 }

@@ -1,13 +1,75 @@
 import { Redis } from "ioredis";
+import { type Io, urlPassword } from "../io.js";
 import { UsageError } from "../usage-error.js";
+
+/**
+ * The fleet's Redis URL, never with a password on the command line (every user of a machine can read argv): the
+ * whole URL from `CONTENT_SCRAPER_REDIS_URL` (with `--redis` alone), or `--redis redis://host:port` with the password,
+ * if any, from `CONTENT_SCRAPER_REDIS_PASSWORD`. Workers get it through their environment.
+ */
+export function redisUrl(option: string | true, env: NodeJS.ProcessEnv, io: Io): string {
+  if (option === true) {
+    const url = env.CONTENT_SCRAPER_REDIS_URL;
+    if (!url) throw new UsageError("--redis without a URL reads CONTENT_SCRAPER_REDIS_URL, which is not set.");
+    return checked(url, "CONTENT_SCRAPER_REDIS_URL");
+  }
+  if (urlPassword(option) !== undefined) {
+    io.redactor.add(urlPassword(option));
+    throw new UsageError(
+      "--redis holds a password, which every user of this machine can read on the command line: set CONTENT_SCRAPER_REDIS_PASSWORD (or the whole URL in CONTENT_SCRAPER_REDIS_URL) instead.",
+    );
+  }
+  const url = new URL(checked(option, "--redis"));
+  const password = env.CONTENT_SCRAPER_REDIS_PASSWORD;
+  if (password) url.password = encodeURIComponent(password);
+  return url.href;
+}
+
+function checked(url: string, name: string): string {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new UsageError(`${name} is not a URL (expected redis://host:6379).`);
+  }
+  if (protocol !== "redis:" && protocol !== "rediss:") throw new UsageError(`${name} must be a redis:// or rediss:// URL.`);
+  return url;
+}
+
+/** Where the fleet's Redis is, for messages: its host, never its password. */
+export const redisHost = (url: string) => new URL(url).host;
+
+/**
+ * Tells a Redis outage in one line when it starts and one when it ends, however many commands fail meanwhile (the
+ * connections' own errors are swallowed: no stack dumps).
+ */
+export function outageLines(url: string, say: (line: string) => void) {
+  let down = false;
+  return {
+    failed(error: unknown) {
+      if (down) return;
+      down = true;
+      const reason = (error as NodeJS.ErrnoException)?.code ?? (error as Error)?.message ?? String(error);
+      say(`Redis at ${redisHost(url)} unreachable (${reason}): waiting for it; nothing is sent meanwhile`);
+    },
+    answered() {
+      if (!down) return;
+      down = false;
+      say(`Redis at ${redisHost(url)} answers again`);
+    },
+    get down() {
+      return down;
+    },
+  };
+}
 
 /** A connection for BullMQ and the fleet's own keys (BullMQ's blocking commands need `maxRetriesPerRequest: null`). */
 export async function connectRedis(url: string): Promise<Redis> {
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// or rediss:// URL.`);
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
   redis.on("error", () => {});
   await redis.connect().catch((error: Error) => {
-    throw new UsageError(`--redis: cannot reach ${new URL(url).host} (${error.message})`);
+    redis.disconnect();
+    throw new UsageError(`--redis: cannot reach ${redisHost(url)} (${(error as NodeJS.ErrnoException).code ?? error.message})`);
   });
   return redis;
 }

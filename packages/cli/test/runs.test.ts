@@ -1,0 +1,91 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Redactor } from "@content-scraper/runtime";
+import { afterAll, describe, expect, it } from "vitest";
+import { OutputFolder } from "../src/export/folder.js";
+import { openRuns, runsFile } from "../src/export/runs.js";
+import { tempDir } from "./harness.js";
+
+const dirs: Array<Awaited<ReturnType<typeof tempDir>>> = [];
+afterAll(async () => {
+  for (const dir of dirs) await dir.remove();
+});
+
+/** A platform folder whose runs journal holds `lines` (raw text), opened. */
+async function journal(text = "") {
+  const dir = await tempDir();
+  dirs.push(dir);
+  const folder = await OutputFolder.open(dir.path, "shortvideo", new Redactor(), { owner: true });
+  await writeFile(folder.file(runsFile), text);
+  return { folder, runs: await openRuns(folder) };
+}
+
+describe("the runs journal's account with the balance", () => {
+  it("takes the first point as the baseline, and finds nothing lost after a run that ended clean, even if the balance rose", async () => {
+    const { runs } = await journal();
+    await runs.begin("r1");
+    await runs.point("r1", 1000, 0, false);
+    await runs.end("r1");
+    await runs.begin("r2");
+    // A top-up of 500 between the runs: the first run lost nothing, so there is nothing to reconcile.
+    await runs.point("r2", 1490, 10, false);
+    expect([runs.unseenCredits, runs.unreconciledRuns]).toEqual([0, 0]);
+    await runs.close();
+  });
+
+  it("finds what a killed run lost: the balance plus the account dropped by exactly that", async () => {
+    const { runs } = await journal();
+    await runs.begin("r1");
+    await runs.point("r1", 1000, 0, false);
+    await runs.begin("r2");
+    // r1 saw 20 credits charged and was killed with 3 answers in flight, charged but never seen.
+    await runs.point("r2", 977, 20, false);
+    expect(runs.unseenCredits).toBe(3);
+    expect(runs.total(20)).toBe(23);
+    // The found credits are part of the account from then on: a later clean run finds nothing more.
+    await runs.end("r2");
+    await runs.begin("r3");
+    await runs.point("r3", 970, 27, false);
+    expect(runs.unseenCredits).toBe(3);
+    await runs.close();
+  });
+
+  it("finds what a run lost itself when it is dirty (a fleet worker died), and counts the balance check's charge", async () => {
+    const { runs } = await journal();
+    await runs.begin("r1");
+    await runs.point("r1", 1000, 0, false);
+    await runs.probe("r1", 1);
+    await runs.point("r1", 940, 58, true);
+    expect([runs.unseenCredits, runs.probeCredits]).toEqual([2, 1]);
+    await runs.close();
+  });
+
+  it("flags, never guesses: a balance that rose after a killed run, or a killed run before any balance was known", async () => {
+    const topped = (await journal()).runs;
+    await topped.begin("r1");
+    await topped.point("r1", 1000, 0, false);
+    await topped.begin("r2");
+    await topped.point("r2", 5000, 20, false);
+    expect([topped.unseenCredits, topped.unreconciledRuns]).toEqual([0, 1]);
+    await topped.close();
+
+    const blind = (await journal()).runs;
+    await blind.begin("r1");
+    await blind.begin("r2");
+    await blind.point("r2", 1000, 5, false);
+    expect([blind.unseenCredits, blind.unreconciledRuns]).toEqual([0, 1]);
+    await blind.close();
+  });
+
+  it("reads back what it wrote, cuts a torn last line, and counts a line it cannot read as unreconciled", async () => {
+    const lines = ['{"run":"r1","begin":true}', '{"run":"r1","point":{"balance":1000,"total":0}}', '{"run":"r2","begin":true}', '{"run":"r2","unseen":4}', "garbage"];
+    const { folder, runs } = await journal(`${lines.join("\n")}\n{"run":"r2","poi`);
+    expect([runs.unseenCredits, runs.unreconciledRuns]).toEqual([4, 1]);
+    expect(await readFile(join(folder.path, runsFile), "utf8")).toBe(`${lines.join("\n")}\n`);
+    // r2 was not ended: the next point reconciles against r1's.
+    await runs.begin("r3");
+    await runs.point("r3", 990, 6, false);
+    expect(runs.unseenCredits).toBe(8);
+    await runs.close();
+  });
+});
