@@ -5,9 +5,9 @@
 //     and one process at 1 200 a minute, on loopback and with answers taking 0.2 to 2 s (≤ 1.03×, no 429);
 //  3. a profile()-only script bundled with esbuild's defaults, min+gz (target ≤ 12 kB), with no validator in it.
 import { gzipSync } from "node:zlib";
-import { startBucketServer } from "@content-scraper/test-server/bucket";
+import { startBucketServer, withBurst } from "@content-scraper/test-server/bucket";
 import { build } from "esbuild";
-import { createScraperClient } from "../dist/index.js";
+import { createScraperClient, memoryRateLimitStore } from "../dist/index.js";
 import { validateResponses } from "../dist/validate.js";
 
 const apiKey = "scrape_live_bench";
@@ -88,7 +88,9 @@ async function pacingAt1200() {
   ];
   for (const { name, calls, burstSeconds, latencyMs } of cases) {
     const server = await startBucketServer(rpm, burstSeconds, latencyMs);
-    const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: rpm }, retry: { maxRetries: 10 } });
+    // The client's bucket holds the server's burst (the description's is a minute's).
+    const store = withBurst(memoryRateLimitStore(), () => burstSeconds);
+    const client = createScraperClient({ apiKey, baseUrl: server.baseUrl, rateLimit: { requestsPerMinute: rpm, store }, retry: { maxRetries: 10 } });
     let next = 0;
     await Promise.all(
       Array.from({ length: 64 }, async () => {

@@ -7,6 +7,7 @@
 //    the budget of `maxCredits` shared on Redis refuses the next one.
 import { once } from "node:events";
 import { createScraperClient, memoryRateLimitStore, ScraperApiError, ScraperBudgetError } from "@content-scraper/client";
+import { withBurst } from "@content-scraper/test-server/bucket";
 import { createRedisStores } from "../dist/index.js";
 
 const { job, shared, baseUrl, redisUrl, calls, inFlight = 1, scale, maxCredits } = JSON.parse(process.argv[2]);
@@ -17,14 +18,7 @@ await once(process.stdin, "data");
 
 // Time runs `scale` times faster: the client is given `scale` times the account's rate, and the store sees the burst
 // the client reads from the description divided by `scale`, so the bucket holds as many tokens as the account's.
-const timeScaled = (store) => {
-  const limit = (shape) => ({ requestsPerMinute: shape.requestsPerMinute, burstSeconds: shape.burstSeconds / scale });
-  return {
-    take: (key, shape) => store.take(key, limit(shape)),
-    correct: (key, shape, remaining, ageMs) => store.correct(key, limit(shape), remaining, ageMs),
-    pause: (key, shape, ms) => store.pause(key, limit(shape), ms),
-  };
-};
+const timeScaled = (store) => withBurst(store, (seconds) => seconds / scale);
 const apiKey = "scrape_live_bench";
 let pages = 0;
 let failed = 0;

@@ -28,3 +28,16 @@ export async function startBucketServer(rpm = 0, burstSeconds = 60, latencyMs = 
     },
   };
 }
+
+/**
+ * A rate-limit store whose buckets hold the server's burst, not the description's (`burstOf` maps one to the other):
+ * the client reads a minute's burst from the description, while a bench's server may keep a shorter one.
+ */
+export function withBurst(store, burstOf) {
+  const limit = (shape) => ({ requestsPerMinute: shape.requestsPerMinute, burstSeconds: burstOf(shape.burstSeconds) });
+  return {
+    take: (key, shape) => store.take(key, limit(shape)),
+    correct: (key, shape, remaining, ageMs) => store.correct(key, limit(shape), remaining, ageMs),
+    pause: (key, shape, ms) => store.pause(key, limit(shape), ms),
+  };
+}
