@@ -177,7 +177,9 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
     const concurrency = rng.int(1, 3);
     const workers = fleet ? rng.int(1, 3) : 1;
     const extra = ["--concurrency", String(concurrency), "--max-retries", "0"];
-    if (fleet) extra.push("--redis", redis.url, "--workers", String(workers), "--lease-seconds", "2");
+    // A lease long enough that a worker starved of CPU (a 2-core machine running every suite) still renews it: one
+    // that lapses hands a live worker's creator to another, which pays its page again, a fault no step injected.
+    if (fleet) extra.push("--redis", redis.url, "--workers", String(workers), "--lease-seconds", "8");
     return { fleet, slots: concurrency * workers, concurrency, workers: fleet ? workers : 0, args: exportArgs(mock, world.creators, out, extra) };
   };
   // Latency on some answers, as a slow upstream: it moves where the other faults land, never what the export holds.
