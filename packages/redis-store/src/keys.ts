@@ -9,7 +9,7 @@ export function storeKeys(prefix: string, key: string) {
   const tag = `{${createHash("sha256").update(key).digest("base64url")}}`;
   return {
     bucket: `${prefix}:bucket:${tag}`,
-    /** When each token was taken (a sorted set by time), for a count's correction: see the runtime's `servedCount`. */
+    /** When each token was taken (a sorted set by time), for a count's correction: see `servedCount` in the runtime's memory-stores.ts. */
     takes: `${prefix}:bucket:${tag}:takes`,
     budget: `${prefix}:budget:${tag}`,
     reservations: `${prefix}:budget:${tag}:reservations`,

@@ -18,7 +18,7 @@ import type { LocalShare } from "./local-share.js";
  *
  * Every script saves what it changed and lets the key expire when the bucket would be full again (an idle bucket costs
  * no memory). Beside it, a sorted set holds when each token of the last `keepTakesMs` was taken (by every process), so
- * that a count of the service's is read as the runtime's `servedCount` reads it: less the tokens taken after its
+ * that a count of the service's is read as `servedCount` in the runtime's memory-stores.ts reads it: less the tokens taken after its
  * request left.
  */
 const bucket = `

@@ -39,5 +39,5 @@ export {
 export { abortReason, sleep } from "./sleep.js";
 export { maxTimerMs, setTimer } from "./timers.js";
 export type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
-export { holdMs, keepTakesMs, memoryBudgetStore, memoryRateLimitStore, servedCount, wayThereMs } from "./memory-stores.js";
+export { holdMs, keepTakesMs, memoryBudgetStore, memoryRateLimitStore, wayThereMs } from "./memory-stores.js";
 export { Pacer, PacingTimeout } from "./pacer.js";

@@ -34,7 +34,7 @@ export const wayThereMs = 100;
  * that request left (`takenSince`): those requests reach the service after it counted. Answers that figure, and when
  * the service counted (a held refill resumes from then).
  */
-export function servedCount(remaining: number, ageMs: number, takenSince: number, rate: number, at: number): { tokens: number; countedAt: number } {
+function servedCount(remaining: number, ageMs: number, takenSince: number, rate: number, at: number): { tokens: number; countedAt: number } {
   const age = Math.max(0, ageMs);
   const countedAt = at - age + Math.min(age / 2, wayThereMs);
   return { tokens: remaining + ((at - countedAt) * rate) / 60_000 - takenSince, countedAt };
