@@ -18,8 +18,8 @@ import type { LocalShare } from "./local-share.js";
  *
  * Every script saves what it changed and lets the key expire when the bucket would be full again (an idle bucket costs
  * no memory). Beside it, a sorted set holds when each token of the last `keepTakesMs` was taken (by every process), so
- * that a count of the service's is read as `servedCount` in the runtime's memory-stores.ts reads it: less the tokens taken after its
- * request left.
+ * that a count of the service's is read as `servedCount` in the runtime's memory-stores.ts reads it: less the tokens taken
+ * after the service counted.
  */
 const bucket = `
 local perMs = tonumber(ARGV[1]) / 60000
@@ -59,7 +59,7 @@ return math.max(1, math.ceil(at - now + (1 - tokens) / perMs))
 /**
  * ARGV: rpm, burstSeconds, remaining, ageMs. The service counted \`remaining\` when it admitted a request that left
  * \`ageMs\` ago (it got there its way there later, at most ${wayThereMs} ms or half the age): never more tokens than that
- * count, plus what the service refilled since, less the tokens taken after the request left (clamped to 0..capacity);
+ * count, plus what the service refilled since, less the tokens taken after it counted (clamped to 0..capacity);
  * a held refill resumes from when the service counted.
  */
 const correct = script(`${bucket}
@@ -71,7 +71,7 @@ if held then
   tokens = math.min(capacity, tokens + (now - at) * perMs)
   at = now
 end
-local taken = redis.call('ZCOUNT', KEYS[2], '(' .. (now - age), '+inf')
+local taken = redis.call('ZCOUNT', KEYS[2], '(' .. counted, '+inf')
 local served = math.max(0, math.min(capacity, tonumber(ARGV[3]) + (now - counted) * perMs - taken))
 tokens = math.min(tokens, served)
 save()

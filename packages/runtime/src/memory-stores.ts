@@ -31,13 +31,15 @@ export const wayThereMs = 100;
 /**
  * What the service's bucket holds now, from a count it sent: `remaining` when it admitted a request that left `ageMs`
  * ago (it reached the service its way there later), plus what the service refilled since, less the tokens taken after
- * that request left (`takenSince`): those requests reach the service after it counted. Answers that figure, and when
- * the service counted (a held refill resumes from then).
+ * the service counted (`takenAfter`): those requests reach it later. Not those taken on the way there: requests sent
+ * together reach the service in any order, and one counted twice would throttle the client below the rate for good
+ * (a correction only ever lowers the bucket). Answers that figure, and when the service counted (a held refill resumes
+ * from then).
  */
-function servedCount(remaining: number, ageMs: number, takenSince: number, rate: number, at: number): { tokens: number; countedAt: number } {
+function servedCount(remaining: number, ageMs: number, takenAfter: (countedAt: number) => number, rate: number, at: number): { tokens: number; countedAt: number } {
   const age = Math.max(0, ageMs);
   const countedAt = at - age + Math.min(age / 2, wayThereMs);
-  return { tokens: remaining + ((at - countedAt) * rate) / 60_000 - takenSince, countedAt };
+  return { tokens: remaining + ((at - countedAt) * rate) / 60_000 - takenAfter(countedAt), countedAt };
 }
 
 /**
@@ -78,7 +80,7 @@ export function memoryRateLimitStore(now: () => number = () => performance.now()
     correct(key, limit, remaining, ageMs = 0) {
       const bucket = refilled(key, limit);
       const at = now();
-      const served = servedCount(remaining, ageMs, takenAfter(bucket, at - Math.max(0, ageMs)), limit.requestsPerMinute, at);
+      const served = servedCount(remaining, ageMs, (countedAt) => takenAfter(bucket, countedAt), limit.requestsPerMinute, at);
       // The service's bucket has been refilling since it counted, and so does this one, from then to now.
       if (bucket.held) {
         bucket.updatedAt = Math.min(bucket.updatedAt, served.countedAt);

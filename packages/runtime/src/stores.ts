@@ -20,7 +20,7 @@ export interface RateLimitStore {
   /**
    * Aligns the bucket with the service's count: `remaining`, as the service counted when it admitted a request that left
    * `ageMs` ago. Never more tokens than that count, plus what the service refilled since, less the tokens taken after
-   * that request left (they reach the service after its count: `servedCount`); a bucket holding its refill after a
+   * the service counted (they reach it later: `servedCount`); a bucket holding its refill after a
    * take from full (see `holdMs`) refills from then on.
    */
   correct(key: string, limit: BucketLimit, remaining: number, ageMs?: number): void | Promise<void>;

@@ -30,16 +30,18 @@ describe("the in-memory token bucket", () => {
     expect(store.take("k", limit)).toBe(200);
   });
 
-  it("leaves out of the service's count the tokens taken after its request left: they reach it later", () => {
+  it("leaves out of the service's count the tokens taken after it counted, not those taken on the way there", () => {
     let now = 0;
     const store = memoryRateLimitStore(() => now);
     const tight = { requestsPerMinute: 60, burstSeconds: 600 }; // 600 tokens, one a second
     for (let i = 0; i < 10; i++) store.take("k", tight); // at 0: the counted request among them
+    now = 50;
+    for (let i = 0; i < 2; i++) store.take("k", tight); // on its way there: they may reach the service before it
     now = 500;
     for (let i = 0; i < 5; i++) store.take("k", tight); // in flight when the count comes
     now = 1000;
-    // The service had 20 left when it admitted the request sent at 0 (other traffic on the account): with 0.9 s of
-    // refill since, less the 5 sent after it, 15.9 are left for this bucket, not 20.9.
+    // The service had 20 left when it counted the request sent at 0 (other traffic on the account), 100 ms later: with
+    // 0.9 s of refill since, less the 5 sent after that, 15.9 are left for this bucket, not 20.9 (nor 13.9).
     store.correct("k", tight, 20, 1000);
     for (let i = 0; i < 15; i++) expect(store.take("k", tight)).toBe(0);
     expect(store.take("k", tight)).toBeCloseTo(100, -1); // 0.1 of a token to go, give or take a float's last digit
