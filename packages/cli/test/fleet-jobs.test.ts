@@ -1,6 +1,6 @@
 
 import { describe, expect, test } from "vitest";
-import { fleetWorld } from "./fleet-world.js";
+import { fleetWorld } from "./world.js";
 import {
   creatorsFile,
   exportArgs,

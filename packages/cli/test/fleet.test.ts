@@ -2,7 +2,7 @@
 import { createRedisStores } from "@content-scraper/redis-store";
 import { Redis } from "ioredis";
 import { describe, expect, test } from "vitest";
-import { fleetWorld } from "./fleet-world.js";
+import { fleetWorld } from "./world.js";
 import {
   alive,
   creatorsFile,

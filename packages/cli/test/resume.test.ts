@@ -1,5 +1,4 @@
-import type { RunningMock } from "@content-scraper/mock";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   apiKey,
   creatorsFile,
@@ -13,58 +12,44 @@ import {
   release,
   runCli,
   spawnCli,
-  startSandbox,
-  tempDir,
   untilHeld,
   untilPastFirstAnswer,
   pointsIn,
 } from "./harness.js";
+import { sandboxWorld } from "./world.js";
 
-let mock: RunningMock;
-let reference: RunningMock;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  // Two sandboxes on one seed serve the same catalogs: one for the interrupted export, one for an uninterrupted one.
-  mock = await startSandbox("resume");
-  reference = await startSandbox("resume");
-  dir = await tempDir();
-});
-afterAll(async () => {
-  await mock.close();
-  await reference.close();
-  await dir.remove();
-});
+const world = sandboxWorld("resume");
 
 describe("resuming an export", () => {
   test("killed with SIGKILL three times, each time with every creator's page in flight: every post once, every credit accounted for", async () => {
-    const { path, creators } = await creatorsFile(dir.path, 60, "killed");
-    const out = `${dir.path}/killed`;
+    const { path, creators } = await creatorsFile(world.dir.path, 60, "killed");
+    const out = `${world.dir.path}/killed`;
     for (let kill = 0; kill < 3; kill++) {
       const before = await pointsIn(out);
-      const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
+      const child = spawnCli(exportArgs(world.mock, path, out, ["--concurrency", "6"]));
       // Past the answer the run waits for alone (the balance it starts from), all six creators' next pages are held:
       // the kill lands with exactly those six in flight.
       await untilPastFirstAnswer(out, before, () => child.exitCode !== null);
-      await holdRequests(mock, 6);
-      await untilHeld(mock);
+      await holdRequests(world.mock, 6);
+      await untilHeld(world.mock);
       process.kill(-(child.pid as number), "SIGKILL");
       await child.result;
       // The sandbox answers them, and charges them: their answers are lost with the run.
-      await release(mock);
+      await release(world.mock);
     }
-    const last = await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
+    const last = await runCli(exportArgs(world.mock, path, out, ["--concurrency", "6"]));
     expect(last.code, last.stderr).toBe(0);
 
-    const whole = `${dir.path}/whole`;
-    expect((await runCli(exportArgs(reference, path, whole, ["--concurrency", "6"]))).code).toBe(0);
+    const whole = `${world.dir.path}/whole`;
+    expect((await runCli(exportArgs(world.reference, path, whole, ["--concurrency", "6"]))).code).toBe(0);
     const exported = await readExport(out);
     expect(exported.duplicates).toEqual([]);
     expect(exported.profiles).toBe(creators.length);
     expect(await postsByFile(out)).toEqual(await postsByFile(whole));
 
     const manifest = await readManifest(out);
-    const sandbox = await ledger(mock);
-    const uninterrupted = await ledger(reference);
+    const sandbox = await ledger(world.mock);
+    const uninterrupted = await ledger(world.reference);
     expect(manifest.creators.done).toBe(creators.length);
     // Each kill left six creators mid-page; each was resumed, its lost page fetched once more.
     expect(manifest.resumedMidPage).toBe(18);
@@ -78,29 +63,29 @@ describe("resuming an export", () => {
   });
 
   test("Ctrl-C (SIGINT) finishes the pages in flight, checkpoints, exits 130; the rerun continues with exact accounting", async () => {
-    await mock.reset();
-    const { path, creators } = await creatorsFile(dir.path, 40, "interrupted");
-    const out = `${dir.path}/interrupted`;
-    const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "4"]));
+    await world.mock.reset();
+    const { path, creators } = await creatorsFile(world.dir.path, 40, "interrupted");
+    const out = `${world.dir.path}/interrupted`;
+    const child = spawnCli(exportArgs(world.mock, path, out, ["--concurrency", "4"]));
     // Ctrl-C while all four creators' pages are held: they finish once released, and nothing more is asked.
     await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
-    await holdRequests(mock, 4);
-    await untilHeld(mock);
+    await holdRequests(world.mock, 4);
+    await untilHeld(world.mock);
     child.kill("SIGINT");
     await eventually(() => /SIGINT: finishing the pages in flight/.test(child.stderrSoFar()));
-    await release(mock);
+    await release(world.mock);
     const stopped = await child.result;
     expect(stopped.stderr).toMatch(/SIGINT: finishing the pages in flight/);
     expect(stopped.code).toBe(130);
     const partial = await readManifest(out);
     expect(partial.stoppedBecause).toBe("interrupted");
     expect(partial.creators.done).toBeLessThan(creators.length);
-    expect(partial.creditsCharged).toBe((await ledger(mock)).credits);
+    expect(partial.creditsCharged).toBe((await ledger(world.mock)).credits);
 
-    const resumed = await runCli(exportArgs(mock, path, out, ["--concurrency", "4"]));
+    const resumed = await runCli(exportArgs(world.mock, path, out, ["--concurrency", "4"]));
     expect(resumed.code).toBe(0);
     const manifest = await readManifest(out);
-    const sandbox = await ledger(mock);
+    const sandbox = await ledger(world.mock);
     expect(manifest.resumedMidPage).toBe(0);
     expect(manifest.creditsCharged).toBe(sandbox.credits);
     expect(manifest.pages).toBe(sandbox.postsPages);
@@ -108,18 +93,18 @@ describe("resuming an export", () => {
   });
 
   test("a top-up between a kill and the rerun is flagged, not guessed: the balance rose, so what the kill lost is unknown", async () => {
-    await mock.reset();
-    const { path } = await creatorsFile(dir.path, 30, "topped");
-    const out = `${dir.path}/topped`;
-    const child = spawnCli(exportArgs(mock, path, out, ["--concurrency", "6"]));
+    await world.mock.reset();
+    const { path } = await creatorsFile(world.dir.path, 30, "topped");
+    const out = `${world.dir.path}/topped`;
+    const child = spawnCli(exportArgs(world.mock, path, out, ["--concurrency", "6"]));
     await untilPastFirstAnswer(out, 0, () => child.exitCode !== null);
-    await holdRequests(mock, 6);
-    await untilHeld(mock);
+    await holdRequests(world.mock, 6);
+    await untilHeld(world.mock);
     process.kill(-(child.pid as number), "SIGKILL");
     await child.result;
-    await release(mock);
-    await mock.setBalance(apiKey, 1_000_000);
-    expect((await runCli(exportArgs(mock, path, out, ["--concurrency", "6"]))).code).toBe(0);
+    await release(world.mock);
+    await world.mock.setBalance(apiKey, 1_000_000);
+    expect((await runCli(exportArgs(world.mock, path, out, ["--concurrency", "6"]))).code).toBe(0);
     const manifest = await readManifest(out);
     expect(manifest.unreconciledRuns).toBe(1);
     expect(manifest.creditsUnseen).toBe(0);
