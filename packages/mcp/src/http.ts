@@ -79,6 +79,10 @@ export async function serveHttp(mcp: ScraperMcp, options: ServeHttpOptions = {})
     await transport.handleRequest(request, response);
     if (transport.sessionId === undefined) await server.close();
   }
+  // Node closes an idle keep-alive connection after 5 s, and a client may send on it at that moment (its own timer,
+  // late on a busy machine, says it is still open): the call fails with "other side closed". An agent's client idles
+  // between calls, so idle connections live a minute here.
+  http.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 0, host, () => resolve());
