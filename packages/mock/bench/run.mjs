@@ -4,7 +4,9 @@
 //  2. Throughput on shortvideoProfile at 1, 10 and 100 connections (autocannon): the sandbox's rate ÷ raw Prism's
 //     (target ≥ 5× at every concurrency), and the sandbox's p99 (target < 50 ms at 100 connections). The posts page
 //     (a page of about 30 generated posts, against Prism's 2-post example) keeps its own target: at least 1 ÷ 1.2 of
-//     Prism's rate, the fidelity layer costing no more than Prism's own checks.
+//     Prism's rate, the fidelity layer costing no more than Prism's own checks. At one connection the bench also
+//     measures its ceiling: a bare node:http server answering a fixed body (bench/bare-server.mjs), what loopback and
+//     autocannon allow with no rule at all.
 // Each server runs in one child process; rounds alternate between them, so drift in the machine's speed hits both alike,
 // and each figure is the median of its rounds.
 import { spawn } from "node:child_process";
@@ -77,6 +79,13 @@ const startSandbox = (...flags) =>
     });
   });
 
+/** The bare node:http server: the ceiling of a rate at one connection. */
+const startBare = () =>
+  start("bare node:http", [new URL("./bare-server.mjs", import.meta.url).pathname], async (child) => {
+    const [port] = await once(child.stdout, "data");
+    return `http://127.0.0.1:${String(port).trim()}`;
+  });
+
 /** Raw Prism (one process, request and response validation on, logging silent), polled until it answers. */
 async function startPrism() {
   const port = await freePort();
@@ -107,6 +116,7 @@ row("start to first answer (content-scraper-mock --port 0)", `${Math.round(start
 // limit is lifted, every other rule kept.
 const sandbox = await startSandbox("--rate-limit", "100000000");
 const prism = await startPrism();
+const bare = await startBare();
 try {
   const scenarios = [
     { name: "shortvideoProfile", ...profile, connections: 1, target: 5 },
@@ -116,10 +126,11 @@ try {
   ];
   for (const { name, path, body, connections, target, p99Target } of scenarios) {
     const load = (base, duration) => autocannon({ url: `${base}${path}`, method: "POST", headers, body, connections, duration });
-    const figures = { sandbox: { rate: [], p99: [] }, prism: { rate: [], p99: [] } };
-    for (const server of [sandbox, prism]) await load(server.base, 2); // warm-up
+    const figures = { sandbox: { rate: [], p99: [] }, prism: { rate: [], p99: [] }, bare: { rate: [], p99: [] } };
+    const arms = [["sandbox", sandbox], ["prism", prism], ...(connections === 1 ? [["bare", bare]] : [])];
+    for (const [, server] of arms) await load(server.base, 2); // warm-up
     for (let round = 0; round < rounds; round++) {
-      for (const [arm, server] of [["sandbox", sandbox], ["prism", prism]]) {
+      for (const [arm, server] of arms) {
         const result = await load(server.base, seconds);
         if (result.non2xx || result.errors) throw new Error(`${arm} ${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         figures[arm].rate.push(result.requests.average);
@@ -133,9 +144,13 @@ try {
     const p99 = median(figures.sandbox.p99);
     const prismP99 = `${median(figures.prism.p99)} ms`;
     row(`${label}: p99`, `${p99} ms`, prismP99, p99Target && `< ${p99Target} ms`, p99Target && p99 < p99Target);
+    if (figures.bare.rate.length > 0) {
+      const ceiling = median(figures.bare.rate);
+      row(`${label}: the ceiling, a bare node:http server`, `${Math.round(ceiling)} req/s = ${(ceiling / prismRate).toFixed(2)}×`, `${Math.round(prismRate)} req/s`, "reported");
+    }
   }
 } finally {
-  await Promise.all([sandbox.stop(), prism.stop()]);
+  await Promise.all([sandbox.stop(), prism.stop(), bare.stop()]);
 }
 
 console.log(`Each in its own process; start: median of ${startRounds} alternating runs; load: autocannon, ${rounds} alternating rounds of ${seconds} s (median).`);
