@@ -18,6 +18,7 @@ import type { Creator } from "../creators.js";
 import { type Checkpoint, type CheckpointStore, freshCheckpoint, isSettled } from "./checkpoint.js";
 import { type OutputFolder, OutputFolderError } from "./folder.js";
 import { type CreatorOutput, type ExportLine, openCreatorOutput } from "./output.js";
+import { CreatorTakenError } from "./taken.js";
 
 /** What one page added to a creator's file: for `--json` page events and the progress display. */
 export interface PageReport {
@@ -39,6 +40,11 @@ export interface ExportContext {
   platform: Platform;
   folder: OutputFolder;
   store: CheckpointStore;
+  /**
+   * Resolves while this processing holds the creator, throws `CreatorTakenError` once another took it (a fleet's claim):
+   * awaited before every write of the creator's file, as the store is fenced before every checkpoint.
+   */
+  holding?: (() => Promise<void>) | undefined;
   /** Aborts requests in flight (a second Ctrl-C, the coordinator gone). */
   signal: AbortSignal;
   /** Set when the export must stop: each creator finishes the page in flight, checkpoints, and returns. */
@@ -70,11 +76,6 @@ export const configurationStops: readonly string[] = ["notTheApi", "outputFolder
 /** Why a creator stopped, when it stops the whole run: an account answer, the budget spent, or the configuration. */
 export function stopsRun(reason: string | undefined): boolean {
   return reason === "maxCredits" || isAccountCode(reason) || configurationStops.includes(reason ?? "");
-}
-
-/** Thrown by a store whose creator was handed to another worker: this processing must not write it any more. */
-export class CreatorTakenError extends Error {
-  override name = "CreatorTakenError";
 }
 
 /** A creator's processing in progress: its checkpoint, and its save (which reports and accounts). */
@@ -144,13 +145,13 @@ async function withOutput(
   settle: (before: Checkpoint, end: Checkpoint) => Checkpoint,
 ): Promise<{ checkpoint: Checkpoint; end?: Checkpoint | undefined }> {
   let checkpoint = start;
-  let output = await openCreatorOutput(context.folder, creator.file, checkpoint.bytes);
+  let output = await openCreatorOutput(context.folder, creator.file, checkpoint.bytes, context.holding);
   if (!output) {
     // The file lost what the checkpoint counted: start this creator over rather than leave a hole in it.
     // What it was charged and the pages it fetched stay counted: they were bought.
     const { creditsCharged, pages, resumes } = checkpoint;
     checkpoint = { ...freshCheckpoint(creator), creditsCharged, pages, resumes, reexports: (checkpoint.reexports ?? 0) + 1 };
-    output = (await openCreatorOutput(context.folder, creator.file, 0)) as CreatorOutput;
+    output = (await openCreatorOutput(context.folder, creator.file, 0, context.holding)) as CreatorOutput;
   }
   const progress: Progress = {
     current: () => checkpoint,

@@ -46,6 +46,10 @@ const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (erro
 /** A file the folder holds open for appending: every write is redacted; `write` answers the bytes it added. */
 export interface AppendFile {
   write(text: string): Promise<number>;
+  /** The file's size now, whoever wrote it. */
+  size(): Promise<number>;
+  /** Cuts the file back to `bytes`. */
+  cut(bytes: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -118,6 +122,8 @@ export class OutputFolder {
         await handle.write(safe);
         return Buffer.byteLength(safe);
       },
+      size: async () => (await handle.stat()).size,
+      cut: (bytes) => handle.truncate(bytes),
       close: () => handle.close(),
     };
   }

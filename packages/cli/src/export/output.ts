@@ -1,4 +1,5 @@
 import { postKey } from "@content-scraper/client";
+import { CreatorTakenError } from "./taken.js";
 import type { AppendFile, OutputFolder } from "./folder.js";
 
 /**
@@ -37,8 +38,13 @@ function parseLines(text: string): ExportLine[] | undefined {
  * Opens a creator's file at a checkpoint: whatever was written after it (a page whose checkpoint a kill prevented) is
  * cut off, since that page is fetched again. Answers `undefined` when the file does not match the checkpoint (shorter,
  * or not export lines): the creator's export has to start over.
+ *
+ * Each append first awaits `beforeWrite` (a fleet's claim on the creator: it throws once another worker took it), then
+ * checks that the file holds exactly what this processing counted. A worker that lost the creator can have one append
+ * in flight as the new owner opens the file; it lands at the end, after the new owner's cut, and the next append cuts it
+ * off again. A file shorter than counted was cut by a new owner: this processing no longer holds the creator.
  */
-export async function openCreatorOutput(folder: OutputFolder, file: string, checkpointBytes: number): Promise<CreatorOutput | undefined> {
+export async function openCreatorOutput(folder: OutputFolder, file: string, checkpointBytes: number, beforeWrite?: () => Promise<void>): Promise<CreatorOutput | undefined> {
   const size = (await folder.size(file)) ?? 0;
   if (size < checkpointBytes) return undefined;
   if (size > checkpointBytes) await folder.truncate(file, checkpointBytes);
@@ -54,6 +60,10 @@ export async function openCreatorOutput(folder: OutputFolder, file: string, chec
     seen,
     append: async (lines) => {
       if (lines.length === 0) return bytes;
+      await beforeWrite?.();
+      const size = await handle.size();
+      if (size < bytes) throw new CreatorTakenError(`${file} is shorter than this processing wrote: another took its creator`);
+      if (size > bytes) await handle.cut(bytes);
       bytes += await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
       return bytes;
     },

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Creator } from "../creators.js";
 import type { CheckpointStore } from "../export/checkpoint.js";
-import { CreatorTakenError } from "../export/creator.js";
+import { CreatorTakenError } from "../export/taken.js";
 import type { ExportKeys } from "./keys.js";
 
 /** KEYS: epoch, owners. ARGV: epoch, identity, token. Claims the creator for this processing: the previous owner, '' if none, or -1 when the run's epoch is not `epoch`. */
@@ -28,13 +28,19 @@ export class CoordinationLostError extends Error {
 }
 
 /**
- * One processing's hold on a creator, in Redis: claimed before anything is written, checked before every checkpoint
- * (a worker thought dead, whose creator another worker took, can no longer save it), let go at the end. A clean end
- * lets go; a claim that finds a previous owner of this run found a worker that died with the creator.
+ * One processing's hold on a creator, in Redis: claimed before anything is written, checked before every write of its
+ * file and every checkpoint (a worker thought dead, whose creator another worker took, can no longer write it), let go
+ * at the end. A clean end lets go; a claim that finds a previous owner of this run found a worker that died with the
+ * creator.
  */
 export function creatorClaim(redis: Redis, keys: ExportKeys, epoch: string, creator: Creator, token: string) {
   const run = (script: string) => redis.eval(script, 2, keys.epoch, keys.owners, epoch, creator.identity, token);
+  const held = async () => {
+    if ((await run(owns)) !== 1) throw new CreatorTakenError(`${creator.identity} was handed to another worker`);
+  };
   return {
+    /** Resolves while this processing still holds the creator; throws `CreatorTakenError` once another took it. */
+    held,
     /** Claims the creator; answers whether a processing of this run held it before (and died). */
     claim: async (): Promise<boolean> => {
       const previous = await run(claim);
@@ -45,7 +51,7 @@ export function creatorClaim(redis: Redis, keys: ExportKeys, epoch: string, crea
     fence: (store: CheckpointStore): CheckpointStore => ({
       load: (loaded) => store.load(loaded),
       save: async (checkpoint) => {
-        if ((await run(owns)) !== 1) throw new CreatorTakenError(`${creator.identity} was handed to another worker`);
+        await held();
         await store.save(checkpoint);
       },
     }),

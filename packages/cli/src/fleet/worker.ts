@@ -125,7 +125,7 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
       // A creator started in this run by a worker that died: its answers in flight may have been charged, unseen.
       if (await claim.claim()) await redis.set(keys.dirty, "1");
       checkpoint = await exportCreator(
-        { client, platform: platform as Platform, folder, store: claim.fence(store), signal: controller.signal, stopping: () => leaving !== undefined, onPage: (page) => report({ type: "page", page }) },
+        { client, platform: platform as Platform, folder, store: claim.fence(store), holding: claim.held, signal: controller.signal, stopping: () => leaving !== undefined, onPage: (page) => report({ type: "page", page }) },
         creator,
       );
     } catch (error) {
