@@ -12,6 +12,8 @@ export const runtimes = ["Node 20", "Node 22", "Node 24", "Deno", "Bun", "worker
 const browsers = new Set<string>(["Chromium page", "Chromium worker"]);
 /** The `maxResponseBytes` of the endless compressed body's case. */
 const limit = 256 * 1024;
+/** The most one read past the limit may add: a socket's receive buffer (Linux's default maximum is 6 MB). */
+const chunkAllowance = 8 * 1024 * 1024;
 
 /** Checks every case of one runtime's results; the message names the runtime and the case. */
 export function expectConformance(runtime: string, results: Results | undefined): void {
@@ -42,8 +44,11 @@ export function expectConformance(runtime: string, results: Results | undefined)
     expectCase("an endless compressed body", { error: "ScraperTimeoutError", timeoutMs: 5000 });
     within("an endless compressed body", 6000);
   } else {
+    // Stopped by its size, counted on the wire, not by the timeout. The count ends with the chunk that crossed the limit,
+    // and a chunk is whatever the runtime read meanwhile: Bun's reached 0.7 MB on a starved machine. Five seconds of an
+    // endless body on loopback would be hundreds of megabytes.
     expectCase("an endless compressed body", { error: "ScraperResponseTooLargeError", counted: "wire" });
-    expect(outcome("an endless compressed body").bytes, `${runtime}: bytes read of the endless body`).toBeLessThan(2 * limit);
+    expect(outcome("an endless compressed body").bytes, `${runtime}: bytes read of the endless body`).toBeLessThan(limit + chunkAllowance);
   }
   expectCase("an abort", { error: "ScraperAbortError", inFlight: true, cause: "Error: enough" });
   within("an abort", 1300);
