@@ -1,4 +1,3 @@
-
 import { describe, expect, test } from "vitest";
 import { fleetWorld } from "./world.js";
 import {

@@ -39,10 +39,11 @@ function parseLines(text: string): ExportLine[] | undefined {
  * cut off, since that page is fetched again. Answers `undefined` when the file does not match the checkpoint (shorter,
  * or not export lines): the creator's export has to start over.
  *
- * Each append first awaits `beforeWrite` (a fleet's claim on the creator: it throws once another worker took it), then
- * checks that the file holds exactly what this processing counted. A worker that lost the creator can have one append
- * in flight as the new owner opens the file; it lands at the end, after the new owner's cut, and the next append cuts it
- * off again. A file shorter than counted was cut by a new owner: this processing no longer holds the creator.
+ * Where another processing can take the creator over (a fleet), each append first awaits `beforeWrite` (the claim: it
+ * throws once another worker took it), then checks that the file holds exactly what this processing counted. A worker
+ * that lost the creator can have one append in flight as the new owner opens the file; it lands at the end, after the
+ * new owner's cut, and the next append cuts it off again. A file shorter than counted was cut by a new owner: this
+ * processing no longer holds the creator. Alone on the folder (its lock), a run has no one to check for.
  */
 export async function openCreatorOutput(folder: OutputFolder, file: string, checkpointBytes: number, beforeWrite?: () => Promise<void>): Promise<CreatorOutput | undefined> {
   const size = (await folder.size(file)) ?? 0;
@@ -60,10 +61,12 @@ export async function openCreatorOutput(folder: OutputFolder, file: string, chec
     seen,
     append: async (lines) => {
       if (lines.length === 0) return bytes;
-      await beforeWrite?.();
-      const size = await handle.size();
-      if (size < bytes) throw new CreatorTakenError(`${file} is shorter than this processing wrote: another took its creator`);
-      if (size > bytes) await handle.cut(bytes);
+      if (beforeWrite) {
+        await beforeWrite();
+        const size = await handle.size();
+        if (size < bytes) throw new CreatorTakenError(`${file} is shorter than this processing wrote: another took its creator`);
+        if (size > bytes) await handle.cut(bytes);
+      }
       bytes += await handle.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
       return bytes;
     },
