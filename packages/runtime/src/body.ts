@@ -23,15 +23,26 @@ export interface BodyTooLarge {
 }
 
 /**
- * Whether `text()` may read the body whole: it is not content-encoded and declares a length within `maxBytes`, and
- * fetch reads no byte past a declared length. Cheaper than `readBody`'s reader loop on the hot path; the timeout still
- * covers it (an abort rejects `text()`, and the Node fast path ends the connection).
+ * Whether `text()` may read the body whole, cheaper than the reader loop below: the body is not content-encoded and
+ * either declares a length within `maxBytes` (fetch reads no byte past it) or comes through a wire meter, which ends
+ * the connection past `maxBytes` (an identity body's bytes on the wire are its decoded bytes). The timeout still
+ * covers it: an abort rejects `text()`, and the Node fast path ends the connection.
  */
-export function readableWhole(response: Response, maxBytes: number): boolean {
-  const declared = response.headers.get("content-length");
-  if (declared === null || !/^\d+$/.test(declared) || Number(declared) > maxBytes) return false;
+function readableWhole(response: Response, maxBytes: number, wire: WireCount | undefined): boolean {
   const encoding = response.headers.get("content-encoding");
-  return encoding === null || encoding === "identity";
+  if (encoding !== null && encoding !== "identity") return false;
+  const declared = response.headers.get("content-length");
+  return declared === null ? wire !== undefined : /^\d+$/.test(declared) && Number(declared) <= maxBytes;
+}
+
+/** The body read whole by `text()`; what the meter counted, if it ended the connection past the limit. */
+async function wholeText(response: Response, maxBytes: number, wire: WireCount | undefined): Promise<string | BodyTooLarge> {
+  try {
+    return await response.text();
+  } catch (error) {
+    if (wire?.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: wire.bytes };
+    throw error;
+  }
 }
 
 /** The codings `readBody` decodes itself, where fetch hands them over undecoded (`WireAccess` `raw`). */
@@ -82,6 +93,7 @@ export async function readBody(response: Response, maxBytes: number, wire?: Wire
     await response.body?.cancel().catch(() => undefined);
     return { limitBytes: maxBytes, counted: "content-length", bytes: Number(declared) };
   }
+  if (readableWhole(response, maxBytes, wire)) return wholeText(response, maxBytes, wire);
   if (response.body === null) return "";
   const raw = decode ? { bytes: 0, exceeded: false } : undefined;
   const onWire = raw ?? wire;

@@ -1,4 +1,4 @@
-import { type BodyTooLarge, readableWhole, readBody } from "./body.js";
+import { type BodyTooLarge, readBody } from "./body.js";
 import { deadline } from "./deadline.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
@@ -146,7 +146,8 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
   beforeAttempt?: ((signal: AbortSignal | undefined, call: Call, until: number | undefined) => Promise<number | undefined> | number | undefined) | undefined;
   /**
    * Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count;
-   * `ageMs` is how long ago its request left, so how old the figures it carries are.
+   * `ageMs` is how long ago its request left, so how old the figures it carries are: since it was written on its
+   * connection where the runtime tells (Node's fetch, through the wire meter), else since it was handed to fetch.
    */
   afterResponse?: ((response: Response, ageMs: number) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
@@ -220,9 +221,7 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
       const way = { access, wire, signal: timer.signal };
       response = await fetchHop(config, hop, way);
       if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, way, call);
-      const body = readableWhole(response, config.maxResponseBytes)
-        ? await response.text()
-        : await readBody(response, config.maxResponseBytes, wire, access.kind === "raw");
+      const body = await readBody(response, config.maxResponseBytes, wire, access.kind === "raw");
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
@@ -234,7 +233,7 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
       timer.clear();
     }
     const answeredAt = performance.now();
-    config.afterResponse?.(response, answeredAt - sentAt);
+    config.afterResponse?.(response, answeredAt - (wire?.departedAt ?? sentAt));
     const answer = { response, text, attempts: attempt + 1, elapsedMs: answeredAt - started };
     const decision = response.ok || attempt >= maxRetries ? undefined : config.retryDelay(answer, attempt, call);
     const retrying = decision !== undefined && decision.delayMs <= config.maxRetryWaitMs;

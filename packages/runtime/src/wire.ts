@@ -34,6 +34,11 @@ export class WireMeter implements WireCount {
   ended: Error | undefined;
   /** Ends the current request's connection; set once it has one. */
   abort: ((reason: Error) => void) | undefined;
+  /**
+   * When the current request was handed to its connection to be written (a `performance.now()` time): how old the
+   * service's figures in its answer can be, without the time the request spent in fetch and the dispatcher's queue.
+   */
+  departedAt: number | undefined;
   #refuse: ((reason: Error) => void) | undefined;
   constructor(readonly limit: number) {}
 
@@ -50,6 +55,7 @@ export class WireMeter implements WireCount {
   dispatch(options: unknown, handler: DispatchHandler): boolean {
     this.bytes = 0;
     this.abort = undefined;
+    this.departedAt = undefined;
     return (globalThis as unknown as { [globalDispatcher]: Dispatcher })[globalDispatcher].dispatch(options, meter(handler, this));
   }
 
@@ -77,6 +83,8 @@ function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
   if (!onConnect || !onData) return handler;
   handler.onConnect = function (abort, ...rest) {
     count.abort = abort;
+    // The dispatcher calls this as it writes the request on a connection.
+    count.departedAt = performance.now();
     const connected = onConnect.call(this, abort, ...rest);
     if (count.ended) abort(count.ended);
     return connected;

@@ -111,6 +111,28 @@ describe("send", () => {
     expect(seen).toEqual([-1, 429, -1, 200]);
   });
 
+  it("ages an answer's figures from when its request went out on a connection, not from when the call handed it to fetch", async () => {
+    // A dispatcher that holds every request 300 ms before sending it, as a busy process or a full pool does.
+    const heldMs = 300;
+    const ages: number[] = [];
+    let elapsedMs = 0;
+    await withGlobalDispatcher(
+      (own) => ({
+        dispatch(options, handler) {
+          setTimeout(() => own.dispatch(options, handler), heldMs);
+          return true;
+        },
+      }),
+      async () => {
+        server.script(answer(200));
+        ({ elapsedMs } = await send(config({ afterResponse: (_response, ageMs) => void ages.push(ageMs) }), post(), { name: "op" }));
+      },
+    );
+    expect(elapsedMs).toBeGreaterThanOrEqual(heldMs);
+    expect(ages).toHaveLength(1);
+    expect(ages[0]).toBeLessThan(heldMs / 2);
+  });
+
   it("logs attempts and retries with the details given, never the headers", async () => {
     server.script(answer(429, "", { "retry-after": "0" }), answer(200));
     const lines: string[] = [];
