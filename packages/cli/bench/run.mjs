@@ -75,7 +75,9 @@ async function resume(dir) {
     for (let kill = 0; kill < 3; kill++) {
       const before = (await mock.log()).length;
       const child = run(bin, exportArgs(mock, creators, out, 8));
-      while ((await mock.log()).length === before) await sleep(10);
+      while ((await mock.log()).length === before && child.exitCode === null) await sleep(10);
+      // A run that fails before its first request would leave this waiting forever: its stderr says why.
+      if (child.exitCode !== null && child.exitCode !== 0) throw new Error(`the export exited ${child.exitCode}: ${(await child.done).stderr}`);
       const delay = Math.floor(100 + Math.random() * 1000);
       kills.push(delay);
       await sleep(delay);

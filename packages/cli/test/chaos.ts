@@ -298,7 +298,8 @@ async function unfinished(out: string): Promise<string> {
   const folder = `${out}/${platform}/.checkpoints`;
   const states: string[] = [];
   for (const name of await readdir(folder).catch(() => [])) {
-    const checkpoint = JSON.parse(await readFile(`${folder}/${name}`, "utf8"));
+    // A journal of JSON lines: the last whole one is the checkpoint.
+    const checkpoint = JSON.parse((await readFile(`${folder}/${name}`, "utf8")).trimEnd().split("\n").at(-1) as string);
     if (checkpoint.status !== "done") states.push(`${checkpoint.creator}: ${checkpoint.status} ${checkpoint.stoppedBecause} after ${checkpoint.pages} pages`);
   }
   return states.join("\n");

@@ -130,7 +130,7 @@ describe("a checkpoint that is not one", () => {
     const out = `${world.dir.path}/garbled`;
     const file = join(out, platform, ".checkpoints", fileName(creators[0] as string).replace(".jsonl", ".json"));
     await mkdir(join(out, platform, ".checkpoints"), { recursive: true });
-    await writeFile(file, '{"creator":"garbled.0","bytes":-1');
+    await writeFile(file, '{"creator":"garbled.0","bytes":-1}\n');
     const result = await runCli(exportArgs(world.mock, path, out));
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`content-scraper: ${file} is not a checkpoint of garbled.0: remove it to export that creator again from its first page\n`);

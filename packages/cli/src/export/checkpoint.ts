@@ -42,6 +42,8 @@ export interface Checkpoint {
 export interface CheckpointStore {
   load(creator: Creator): Promise<Checkpoint | undefined>;
   save(checkpoint: Checkpoint): Promise<void>;
+  /** Ends this processing's saves of the creator whose file is `file` (of every creator, without one): closes what they hold open. */
+  close(file?: string): Promise<void>;
 }
 
 export function freshCheckpoint(creator: Creator): Checkpoint {

@@ -176,6 +176,7 @@ async function withOutput(
     return { checkpoint, end };
   } finally {
     await output.close();
+    await context.store.close(creator.file);
   }
 }
 

@@ -57,7 +57,8 @@ export interface AppendFile {
  * A platform's output folder, `<out>/<platform>`, and the only door to it. Opening it checks it before any call: it
  * can be created and written, and it holds nothing but regular files (and the checkpoints' folder), so that no link
  * planted in it makes the export truncate or overwrite a file elsewhere. Every file is then opened with O_NOFOLLOW,
- * written through the redactor, and replaced (manifest, checkpoints) by writing a new file and renaming it over the old.
+ * written through the redactor, and replaced (the manifest, a long checkpoint journal) by writing a new file and
+ * renaming it over the old.
  */
 export class OutputFolder {
   private constructor(

@@ -46,6 +46,7 @@ export async function openExportState(out: string, platform: string, creators: C
       runs,
       checkpoints,
       close: async () => {
+        await store.close();
         await runs.close();
         await lock.release();
       },

@@ -54,6 +54,7 @@ export function creatorClaim(redis: Redis, keys: ExportKeys, epoch: string, crea
         await held();
         await store.save(checkpoint);
       },
+      close: (file) => store.close(file),
     }),
     release: async () => {
       await run(release);

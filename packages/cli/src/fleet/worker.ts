@@ -194,6 +194,7 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   }
   clearInterval(watch);
   await redis.srem(keys.workers, holder).catch(() => {});
+  await store.close();
   await stores.close();
   redis.disconnect();
   if (process.connected) process.disconnect();
