@@ -285,7 +285,8 @@ export class ScraperClient {
     const details = callDetails(rules, ++ledger.requests);
     let holds: Hold[] = [];
     try {
-      if (price > 0) holds = await this.#reserve(callName(outgoing, rules), price);
+      // Without a budget nothing is reserved nor settled: no await of the hot path for them.
+      if (price > 0 && this.#budgets.length > 0) holds = await this.#reserve(callName(outgoing, rules), price);
       const { request, call } = prepare(this.#config, outgoing, rules, options, details);
       const result: Exchange = { rules, ...(await send(this.#config.send, request, call)) };
       const verdict = judge(result, price);
@@ -299,7 +300,7 @@ export class ScraperClient {
         creditsCharged: verdict.charged,
         requestId: verdict.envelope?.request_id ?? (verdict.failure instanceof ScraperApiError ? verdict.failure.requestId : undefined),
       });
-      await this.#settle(holds, budgetCharge(verdict, price));
+      if (holds.length > 0) await this.#settle(holds, budgetCharge(verdict, price));
       holds = [];
       this.#checked(verdict);
       if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;

@@ -175,12 +175,14 @@ class Refused {
  * rejects with `errors.aborted`, also while pacing or waiting to retry. `config.hooks` see
  * every attempt.
  */
-export async function send<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
-  try {
-    return await attempts(config, outgoing, call);
-  } catch (error) {
-    throw config.redactor ? config.redactor.error(error) : error;
-  }
+export function send<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
+  const { redactor } = config;
+  const answer = attempts(config, outgoing, call);
+  return redactor
+    ? answer.catch((error: unknown) => {
+        throw redactor.error(error);
+      })
+    : answer;
 }
 
 async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outgoing: Outgoing, call: Call): Promise<Answer> {
