@@ -59,11 +59,12 @@ export function diskCheckpoints(folder: OutputFolder): CheckpointStore & { all(c
   };
   /** Closes the journal of the creator file `file` (of every creator, without one) this process holds open. */
   const close = async (file?: string) => {
-    for (const [path, journal] of journals) {
-      if (file !== undefined && path !== checkpointFile(file)) continue;
-      const open = journal.file;
+    const closing = file === undefined ? [...journals.values()] : [journals.get(checkpointFile(file))];
+    for (const journal of closing) {
+      const open = journal?.file;
+      if (!open) continue;
       journal.file = undefined;
-      await open?.close();
+      await open.close();
     }
   };
   return {
