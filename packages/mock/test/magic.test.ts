@@ -61,7 +61,12 @@ it("slow waits the platform's typical duration (scaled) on the sandbox clock, wh
     // The request is waiting (45 s at time scale 1) until the clock passes its typical duration.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(answered).toBe(false);
-    await slowMock.advance(operationBehaviour.videositeProfile.typicalDurationMs.max / 1000);
+    // A request still on its way in when the clock moves starts its wait after it: advance again until it answers (on
+    // a loaded machine 200 ms may not get it that far). Without the sandbox clock it would wait the whole 45 s.
+    for (let tries = 0; !answered && tries < 100; tries++) {
+      await slowMock.advance(operationBehaviour.videositeProfile.typicalDurationMs.max / 1000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect((await slow).status).toBe(200);
   } finally {
     await slowMock.close();
