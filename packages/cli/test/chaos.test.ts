@@ -57,5 +57,6 @@ describe("chaos: seeded kills, Redis restarts, overlapping runs and sandbox faul
     expect(report.paidTwice, context).toBeGreaterThanOrEqual(0);
     expect(report.manifestCredits, context).toBe(report.ledgerCredits);
     expect(report.unreconciledRuns, context).toBe(0);
+    expect(report.runsAwaitingBalance, context).toBe(0);
   });
 });

@@ -65,6 +65,7 @@ export interface ChaosReport {
   manifestCredits: number;
   ledgerCredits: number;
   unreconciledRuns: number;
+  runsAwaitingBalance: number;
   finalRuns: number;
 }
 
@@ -166,6 +167,7 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
     manifestCredits: 0,
     ledgerCredits: 0,
     unreconciledRuns: 0,
+    runsAwaitingBalance: 0,
     finalRuns: 0,
   };
   const say = (line: string) => {
@@ -288,6 +290,7 @@ async function chaosSteps(world: ChaosWorld, seed: number, spawned: ReturnType<t
   report.manifestCredits = manifest.creditsCharged;
   report.ledgerCredits = sandbox.credits;
   report.unreconciledRuns = manifest.unreconciledRuns;
+  report.runsAwaitingBalance = manifest.runsAwaitingBalance;
   report.paidTwice = sandbox.postsPages - world.reference.postsPages + (sandbox.profiles - manifest.creditsProbing - world.reference.profiles);
   return report;
 }

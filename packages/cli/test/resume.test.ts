@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import {
   apiKey,
@@ -6,6 +7,7 @@ import {
   exportArgs,
   holdRequests,
   ledger,
+  platform,
   postsByFile,
   readExport,
   readManifest,
@@ -90,6 +92,32 @@ describe("resuming an export", () => {
     expect(manifest.creditsCharged).toBe(sandbox.credits);
     expect(manifest.pages).toBe(sandbox.postsPages);
     expect((await readExport(out)).duplicates).toEqual([]);
+  });
+
+  test("a rerun that learns no balance of its own (every answer it had failed) checks it once the export is complete: exact to the credit", async () => {
+    await world.mock.reset();
+    const dir = world.dir.path;
+    const out = `${dir}/unlearnt`;
+    const first = await creatorsFile(dir, 1, "unlearnt");
+    expect((await runCli(exportArgs(world.mock, first.path, out))).code).toBe(0);
+    // The list grows by one creator; the run sending its profile is killed with it held, and charged.
+    const both = `${dir}/unlearnt-both.txt`;
+    await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
+    await holdRequests(world.mock, 1, `${platform}Profile`);
+    const killed = spawnCli(exportArgs(world.mock, both, out));
+    await untilHeld(world.mock, `${platform}Profile`);
+    process.kill(-(killed.pid as number), "SIGKILL");
+    await killed.result;
+    await release(world.mock);
+    // The rerun's one request fails (refunded): it learns no balance, and completes the export with that creator failed.
+    await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
+    const rerun = await runCli(exportArgs(world.mock, both, out, ["--max-retries", "0"]));
+    expect(rerun.code, rerun.stderr).toBe(1);
+    expect(rerun.stderr).toMatch(/an earlier run was killed with answers in flight, and no run since learnt the balance: 1 credit\(s\) spent on a balance check/);
+    const manifest = await readManifest(out);
+    expect(manifest.stoppedBecause).toBe("complete");
+    expect([manifest.creditsUnseen, manifest.creditsProbing, manifest.runsAwaitingBalance, manifest.unreconciledRuns]).toEqual([1, 1, 0, 0]);
+    expect(manifest.creditsCharged).toBe((await ledger(world.mock)).credits);
   });
 
   test("a top-up between a kill and the rerun is flagged, not guessed: the balance rose, so what the kill lost is unknown", async () => {

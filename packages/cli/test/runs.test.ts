@@ -50,6 +50,23 @@ describe("the runs journal's account with the balance", () => {
     await runs.close();
   });
 
+  it("counts the runs that may have lost answers until a point finds them, and none once one has", async () => {
+    const { runs } = await journal();
+    await runs.begin("r1");
+    await runs.point("r1", 1000, 0, false);
+    expect(runs.awaitingBalance).toBe(1);
+    // r1 is killed; r2 learns no balance (every answer it had failed) and ends with nothing in flight.
+    await runs.begin("r2");
+    await runs.end("r2");
+    expect([runs.awaitingBalance, runs.unseenCredits]).toEqual([1, 0]);
+    // r3 learns it: the 2 credits r1 lost are found, and nothing awaits.
+    await runs.begin("r3");
+    await runs.point("r3", 990, 8, false);
+    await runs.end("r3");
+    expect([runs.awaitingBalance, runs.unseenCredits]).toEqual([0, 2]);
+    await runs.close();
+  });
+
   it("finds what a run lost itself when it is dirty (a fleet worker died), and counts the balance check's charge", async () => {
     const { runs } = await journal();
     await runs.begin("r1");

@@ -5,6 +5,7 @@ import { type Creator, readCreators } from "../creators.js";
 import { exportExitCode } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { createReporter, type Reporter, type ReporterKind } from "../progress.js";
+import { checkBalance } from "./balance-check.js";
 import { isSettled } from "./checkpoint.js";
 import { buildManifest, writeManifest } from "./manifest.js";
 import { onInterrupt, type RunResult, runExport } from "./run.js";
@@ -63,6 +64,10 @@ export async function exportLocal(args: ExportArguments, io: Io): Promise<number
     }
     // Every request of the run was answered (a killed run never gets here; a second Ctrl-C aborts what was in flight).
     if (!interruption.signal.aborted) await state.runs.end(run);
+    // An earlier run's answers lost in flight, not found by this run (it learnt no balance: every answer it had failed).
+    if (result.stoppedBecause === "complete" && state.runs.awaitingBalance > 0) {
+      await checkBalance({ client, platform: args.platform, state, creators, reporter, run, dirty: false });
+    }
     return await finishExport(state, args.platform, creators, result, reporter);
   } finally {
     await state.close();

@@ -56,10 +56,18 @@ export interface Manifest {
    * reports (see the README's "Killed at any moment").
    */
   creditsUnseen: number;
-  /** Credits spent learning the balance at the end of a fleet run in which a worker died (one profile, alone). */
+  /**
+   * Credits spent learning the balance at the end of a run that completed the export while answers lost in flight were
+   * unfound (one profile, alone).
+   */
   creditsProbing: number;
   /** Runs whose losses could not be reconciled that way (the balance rose in between): `creditsCharged` may then be short. */
   unreconciledRuns: number;
+  /**
+   * Runs that may have lost answers in flight (killed, aborted, a fleet worker died) since a run last learnt the
+   * balance: `creditsCharged` is short by what they lost until one does (the next run, at its first success).
+   */
+  runsAwaitingBalance: number;
   /** Creators a run found mid-page (the one before was killed): each may have had one page fetched again. */
   resumedMidPage: number;
   /** Finished creators whose files no longer matched their checkpoints, and were exported again. */
@@ -88,6 +96,7 @@ export function buildManifest(platform: string, creators: Creator[], checkpoints
     creditsUnseen: runs.unseenCredits,
     creditsProbing: runs.probeCredits,
     unreconciledRuns: runs.unreconciledRuns,
+    runsAwaitingBalance: runs.awaitingBalance,
     resumedMidPage: sum("resumes"),
     reexported: sum("reexports"),
     ...(lastPoll ? { lastPoll } : {}),

@@ -20,9 +20,14 @@ type Line =
  */
 export interface Runs {
   readonly unseenCredits: number;
-  /** Credits spent on balance checks (a fleet run in which a worker died asks for one profile again, alone, at its end). */
+  /** Credits spent on balance checks (a run that completes the export while some runs await the balance asks for one profile again, alone). */
   readonly probeCredits: number;
   readonly unreconciledRuns: number;
+  /**
+   * Runs since the last point that did not end with nothing in flight (killed, aborted, or a fleet run whose worker
+   * died): what they lost is not found until a run learns the balance again.
+   */
+  readonly awaitingBalance: number;
   /** What the export accounts for, given what its checkpoints saw charged. */
   total(checkpointCredits: number): number;
   begin(run: string): Promise<void>;
@@ -81,6 +86,9 @@ export async function openRuns(folder: OutputFolder): Promise<Runs> {
     },
     get unreconciledRuns() {
       return unreconciledRuns;
+    },
+    get awaitingBalance() {
+      return [...since].filter((run) => !ended.has(run)).length;
     },
     total: (checkpointCredits) => checkpointCredits + unseenCredits + probeCredits,
     begin: (run) => record({ run, begin: true }),

@@ -8,6 +8,7 @@ import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { checkPlatform, scraperClient } from "../client.js";
 import { type Creator, readCreators } from "../creators.js";
+import { checkBalance } from "../export/balance-check.js";
 import { type Checkpoint, isSettled } from "../export/checkpoint.js";
 import type { PageReport } from "../export/creator.js";
 import { stopsRun } from "../export/creator.js";
@@ -298,31 +299,15 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   dirty ||= (await redis.get(keys.dirty).catch(() => null)) !== null;
   // Nothing was in flight at the end unless the run was lost or its workers killed: a run that lost nothing ends clean.
   const quiet = !lost && !interruption.signal.aborted;
-  if (quiet && dirty && stoppedBecause === "complete") dirty = !(await probe(fleet));
   if (quiet && !dirty) await state.runs.end(fleet.run);
+  // Answers lost in flight and not found yet (a worker died here, or an earlier run was killed): an export that is
+  // complete learns the balance now, with every worker idle, so that its manifest is exact.
+  if (quiet && stoppedBecause === "complete" && state.runs.awaitingBalance > 0) {
+    const checked = await checkBalance({ client: fleet.client, platform: args.platform, state, creators: fleet.creators, reporter, run: fleet.run, dirty });
+    if (checked && dirty) await state.runs.end(fleet.run);
+  }
   await redis.multi().del(keys.alive).expire(keys.config, 3600).expire(keys.epoch, 3600).expire(keys.stop, 3600).exec().catch(() => {});
   return { stoppedBecause: stoppedBecause as string, problem };
-}
-
-/**
- * A worker died in this run with answers in flight: they may have been charged, unseen. With every worker idle, one
- * profile asked again alone tells the balance, and the runs journal finds what was lost. Answers whether it did.
- */
-async function probe(fleet: FleetRun): Promise<boolean> {
-  const checkpoints = await fleet.state.store.all(fleet.creators);
-  const found = fleet.creators.find((creator) => checkpoints.get(creator.identity)?.status === "done");
-  if (!found) return false;
-  try {
-    const { meta } = await fleet.client.profile(fleet.args.platform, found.handle);
-    await fleet.state.runs.probe(fleet.run, meta.creditsCharged);
-    const total = fleet.state.runs.total(checkpointCredits(checkpoints.values()));
-    await fleet.state.runs.point(fleet.run, meta.creditsRemaining, total, true);
-    fleet.reporter.note(`a worker died with answers in flight: ${meta.creditsCharged} credit(s) spent on a balance check to account for them`);
-    return true;
-  } catch (error) {
-    fleet.reporter.note(`a worker died with answers in flight, and the balance check failed (${(error as Error).message}): the next run accounts for them`);
-    return false;
-  }
 }
 
 /**
