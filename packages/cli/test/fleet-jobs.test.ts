@@ -1,14 +1,19 @@
+import { writeFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { fleetWorld } from "./world.js";
 import {
   creatorsFile,
   exportArgs,
   fastRate,
+  holdRequests,
   ledger,
   platform,
   readExport,
   readManifest,
+  release,
   runCli,
+  spawnCli,
+  untilHeld,
 } from "./harness.js";
 
 const world = fleetWorld("fleet");
@@ -26,6 +31,31 @@ describe("a fleet's retries and budget", () => {
     const log = await world.mock.log({ operation: "shortvideoProfile" });
     expect(log.filter((entry) => entry.status === 502).map((entry) => entry.creditsCharged)).toEqual([0, 0, 0]);
     expect(manifest.creators.done).toBe(creators.length);
+    expect(manifest.creditsCharged).toBe((await ledger(world.mock)).credits);
+  });
+
+  test("a fleet whose only successes are its workers' (they learn no balance) checks it at the end when an earlier run was killed: exact to the credit", async () => {
+    await world.mock.reset();
+    const dir = world.dir.path;
+    const out = `${dir}/unlearnt`;
+    const first = await creatorsFile(dir, 1, "unlearnt");
+    expect((await runCli(exportArgs(world.mock, first.path, out))).code).toBe(0);
+    // The list grows by one creator; the run sending its profile is killed with it held, and charged.
+    const both = `${dir}/unlearnt-both.txt`;
+    await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
+    await holdRequests(world.mock, 1, `${platform}Profile`);
+    const killed = spawnCli(exportArgs(world.mock, both, out));
+    await untilHeld(world.mock, `${platform}Profile`);
+    process.kill(-(killed.pid as number), "SIGKILL");
+    await killed.result;
+    await release(world.mock);
+    // The coordinator's one answer alone is a refunded failure: the creator goes to a worker as a job, which succeeds.
+    await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
+    const fleet = await runCli(exportArgs(world.mock, both, out, [...fleetArgs(1, 1), "--max-retries", "0"]));
+    expect(fleet.code, fleet.stderr).toBe(0);
+    expect(fleet.stderr).toMatch(/an earlier run was killed with answers in flight, and no run since learnt the balance: 1 credit\(s\) spent on a balance check/);
+    const manifest = await readManifest(out);
+    expect([manifest.creditsUnseen, manifest.creditsProbing, manifest.runsAwaitingBalance, manifest.unreconciledRuns]).toEqual([1, 1, 0, 0]);
     expect(manifest.creditsCharged).toBe((await ledger(world.mock)).credits);
   });
 
