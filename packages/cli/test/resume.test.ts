@@ -120,6 +120,26 @@ describe("resuming an export", () => {
     expect(manifest.creditsCharged).toBe((await ledger(world.mock)).credits);
   });
 
+  test("with no creator done to ask for again, the check is not made and the manifest says the kill's losses await the balance", async () => {
+    await world.mock.reset();
+    const { path } = await creatorsFile(world.dir.path, 1, "nonedone");
+    const out = `${world.dir.path}/nonedone`;
+    await holdRequests(world.mock, 1, `${platform}Profile`);
+    const killed = spawnCli(exportArgs(world.mock, path, out));
+    await untilHeld(world.mock, `${platform}Profile`);
+    process.kill(-(killed.pid as number), "SIGKILL");
+    await killed.result;
+    await release(world.mock);
+    await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
+    const rerun = await runCli(exportArgs(world.mock, path, out, ["--max-retries", "0"]));
+    expect(rerun.code, rerun.stderr).toBe(1);
+    expect(rerun.stderr).toMatch(/no creator is done to ask for again: the next run accounts for them/);
+    const manifest = await readManifest(out);
+    expect([manifest.stoppedBecause, manifest.runsAwaitingBalance, manifest.creditsProbing]).toEqual(["complete", 1, 0]);
+    // The held profile was charged, unseen: the manifest is short by it, and says so.
+    expect((await ledger(world.mock)).credits - manifest.creditsCharged).toBe(1);
+  });
+
   test("a top-up between a kill and the rerun is flagged, not guessed: the balance rose, so what the kill lost is unknown", async () => {
     await world.mock.reset();
     const { path } = await creatorsFile(world.dir.path, 30, "topped");

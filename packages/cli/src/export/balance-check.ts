@@ -23,7 +23,10 @@ export async function checkBalance({ client, platform, state, creators, reporter
   const who = dirty ? "a worker died with answers in flight" : "an earlier run was killed with answers in flight, and no run since learnt the balance";
   const checkpoints = await state.store.all(creators);
   const found = creators.find((creator) => checkpoints.get(creator.identity)?.status === "done");
-  if (!found) return false;
+  if (!found) {
+    reporter.note(`${who}, and no creator is done to ask for again: the next run accounts for them`);
+    return false;
+  }
   try {
     const { meta } = await client.profile(platform, found.handle);
     await state.runs.probe(run, meta.creditsCharged);
