@@ -5,15 +5,12 @@ import {
   creatorsFile,
   exportArgs,
   fastRate,
-  holdRequests,
+  killWithProfileHeld,
   ledger,
   platform,
   readExport,
   readManifest,
-  release,
   runCli,
-  spawnCli,
-  untilHeld,
 } from "./harness.js";
 
 const world = fleetWorld("fleet");
@@ -43,12 +40,7 @@ describe("a fleet's retries and budget", () => {
     // The list grows by one creator; the run sending its profile is killed with it held, and charged.
     const both = `${dir}/unlearnt-both.txt`;
     await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
-    await holdRequests(world.mock, 1, `${platform}Profile`);
-    const killed = spawnCli(exportArgs(world.mock, both, out));
-    await untilHeld(world.mock, `${platform}Profile`);
-    process.kill(-(killed.pid as number), "SIGKILL");
-    await killed.result;
-    await release(world.mock);
+    await killWithProfileHeld(world.mock, exportArgs(world.mock, both, out));
     // The coordinator's one answer alone is a refunded failure: the creator goes to a worker as a job, which succeeds.
     await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
     const fleet = await runCli(exportArgs(world.mock, both, out, [...fleetArgs(1, 1), "--max-retries", "0"]));

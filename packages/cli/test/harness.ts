@@ -129,6 +129,19 @@ export async function release(mock: RunningMock): Promise<void> {
   await mock.advance(holdSeconds);
 }
 
+/**
+ * Runs an export of `args` whose next request is a profile, and SIGKILLs it while the sandbox holds that profile; then
+ * the sandbox answers it: charged, its answer lost with the run.
+ */
+export async function killWithProfileHeld(mock: RunningMock, args: string[]): Promise<void> {
+  await holdRequests(mock, 1, `${platform}Profile`);
+  const killed = spawnCli(args);
+  await untilHeld(mock, `${platform}Profile`);
+  process.kill(-(killed.pid as number), "SIGKILL");
+  await killed.result;
+  await release(mock);
+}
+
 /** How many times runs on `out` learnt the balance (the points of its runs journal). */
 export async function pointsIn(out: string): Promise<number> {
   return ((await readFile(join(out, platform, ".runs.jsonl"), "utf8").catch(() => "")).match(/"point"/g) ?? []).length;

@@ -6,6 +6,7 @@ import {
   eventually,
   exportArgs,
   holdRequests,
+  killWithProfileHeld,
   ledger,
   platform,
   postsByFile,
@@ -103,12 +104,7 @@ describe("resuming an export", () => {
     // The list grows by one creator; the run sending its profile is killed with it held, and charged.
     const both = `${dir}/unlearnt-both.txt`;
     await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
-    await holdRequests(world.mock, 1, `${platform}Profile`);
-    const killed = spawnCli(exportArgs(world.mock, both, out));
-    await untilHeld(world.mock, `${platform}Profile`);
-    process.kill(-(killed.pid as number), "SIGKILL");
-    await killed.result;
-    await release(world.mock);
+    await killWithProfileHeld(world.mock, exportArgs(world.mock, both, out));
     // The rerun's one request fails (refunded): it learns no balance, and completes the export with that creator failed.
     await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
     const rerun = await runCli(exportArgs(world.mock, both, out, ["--max-retries", "0"]));
@@ -124,12 +120,7 @@ describe("resuming an export", () => {
     await world.mock.reset();
     const { path } = await creatorsFile(world.dir.path, 1, "nonedone");
     const out = `${world.dir.path}/nonedone`;
-    await holdRequests(world.mock, 1, `${platform}Profile`);
-    const killed = spawnCli(exportArgs(world.mock, path, out));
-    await untilHeld(world.mock, `${platform}Profile`);
-    process.kill(-(killed.pid as number), "SIGKILL");
-    await killed.result;
-    await release(world.mock);
+    await killWithProfileHeld(world.mock, exportArgs(world.mock, path, out));
     await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
     const rerun = await runCli(exportArgs(world.mock, path, out, ["--max-retries", "0"]));
     expect(rerun.code, rerun.stderr).toBe(1);
