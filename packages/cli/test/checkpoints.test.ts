@@ -106,3 +106,35 @@ describe("the checkpoint journal", () => {
     await expect(diskCheckpoints(out).load(creator)).rejects.toThrow(/is not a checkpoint of maya\.bakes/);
   });
 });
+
+describe("an append file of the folder", () => {
+  it("refuses every use once closed: the descriptor's number, reused by the next file opened, never reaches that file", async () => {
+    const out = await folder();
+    const first = await out.append("first.jsonl");
+    expect(await first.write("one\n")).toBe(4);
+    await first.close();
+    // Opened after the close, the second file is likely to get the first one's descriptor number.
+    const second = await out.append("second.jsonl");
+    await expect(first.write("two\n")).rejects.toThrow(/cannot write .*first\.jsonl \(closed\)/);
+    await expect(first.size()).rejects.toThrow(/first\.jsonl \(closed\)/);
+    await expect(first.cut(0)).rejects.toThrow(/first\.jsonl \(closed\)/);
+    await first.close();
+    expect(await second.write("second\n")).toBe(7);
+    await second.close();
+    expect(await readFile(out.file("first.jsonl"), "utf8")).toBe("one\n");
+    expect(await readFile(out.file("second.jsonl"), "utf8")).toBe("second\n");
+  });
+
+  it("counts a write's bytes as UTF-8 and redacts it first", async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const out = await OutputFolder.open(dir.path, "shortvideo", new Redactor(["scrape_live_secret"]), { owner: true });
+    const file = await out.append("creator.jsonl");
+    const written = await file.write("café scrape_live_secret\n");
+    await file.close();
+    const text = await readFile(out.file("creator.jsonl"), "utf8");
+    expect(text).not.toContain("scrape_live_secret");
+    expect(written).toBe(Buffer.byteLength(text));
+    expect(await file.size().catch((error: Error) => error.message)).toMatch(/closed/);
+  });
+});
