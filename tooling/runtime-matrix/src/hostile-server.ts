@@ -1,10 +1,11 @@
 // The hostile server of the runtime matrix: the test server's misbehaving answers, by path, with CORS (preflights
 // included) so that a page and a worker on another origin reach it too. `/stall/…` sends its headers and then nothing,
-// `/nothing/…` a gzip body that never ends and decodes to nothing.
+// `/nothing/…` a gzip body that never ends and decodes to nothing (4 MiB of it, then nothing more: far past the case's
+// limit, and what a client can count stays within it however slowly a loaded machine runs the client).
 import { hostile, startScriptedServer } from "@content-scraper/test-server";
 
 const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-allow-methods": "*" };
-const nothing = hostile.inflatesToNothing();
+const nothing = hostile.inflatesToNothing(4 * 1024 * 1024);
 
 export async function startHostileServer() {
   const open = new Set<unknown>();

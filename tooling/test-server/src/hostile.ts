@@ -42,8 +42,11 @@ export const declares =
 
 const chunk = Buffer.alloc(64 * 1024);
 
-/** Writes `piece` (zeros by default) into `sink` until `total` bytes went in or `response` closed, waiting whenever `sink` is full. */
-function pump(response: ServerResponse, sink: Writable, total: number, piece: Buffer = chunk): void {
+/**
+ * Writes `piece` (zeros by default) into `sink` until `total` bytes went in or `response` closed, waiting whenever `sink`
+ * is full; then ends `sink`, unless `hold` (the connection stays open, nothing more is sent).
+ */
+function pump(response: ServerResponse, sink: Writable, total: number, piece: Buffer = chunk, hold = false): void {
   let written = 0;
   let closed = false;
   response.on("close", () => {
@@ -59,7 +62,7 @@ function pump(response: ServerResponse, sink: Writable, total: number, piece: Bu
         return;
       }
     }
-    if (!closed) sink.end();
+    if (!closed && !hold) sink.end();
   };
   step();
 }
@@ -91,11 +94,15 @@ const emptyBlocks = Buffer.alloc(64 * 1024 * 5);
 for (let at = 0; at < emptyBlocks.length; at += 5) emptyBlocks.set([0, 0, 0, 0xff, 0xff], at);
 
 /**
- * A gzip body that never ends and decodes to nothing: the header, then empty stored blocks forever, as fast as the
- * client reads them. Only a count of the bytes on the wire stops it; the decoded count stays at 0.
+ * A gzip body that never ends and decodes to nothing: the header, then empty stored blocks as fast as the client reads
+ * them, forever or until `bytes` of them were sent (then it holds the connection, sending nothing more). Only a count
+ * of the bytes on the wire stops it; the decoded count stays at 0. With `bytes`, what a client can have counted is
+ * bounded by what was sent, however long a starved client left its socket unread.
  */
-export const inflatesToNothing = (): Handler => (_request, response) => {
-  response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
-  response.write(gzipHeader);
-  pump(response, response, Number.POSITIVE_INFINITY, emptyBlocks);
-};
+export const inflatesToNothing =
+  (bytes = Number.POSITIVE_INFINITY): Handler =>
+  (_request, response) => {
+    response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+    response.write(gzipHeader);
+    pump(response, response, bytes, emptyBlocks, true);
+  };
