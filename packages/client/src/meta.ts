@@ -50,6 +50,12 @@ const kinds = {
   count: { check: isCount, what: "a non-negative integer" },
 } as const;
 
+// Each field's check, read once from the description's envelope: a success's check allocates nothing.
+const fieldChecks = Object.entries(successEnvelope).map(([path, kind]) => {
+  const [head, field] = path.split(".") as [string, string | undefined];
+  return { path, kind, head, field, ...kinds[kind] };
+});
+
 /**
  * What keeps `body` from being the success envelope, or `undefined` when it is one: every field the description
  * requires is there with its type, and the money (`meta.credits_*`) and lookup counts are non-negative integers, so no
@@ -61,10 +67,8 @@ export function envelopeProblem(body: unknown): { path: string; message: string;
     const what = body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
     return { path: "", message: `the body is ${what}, not an object`, keyword: "type" };
   }
-  for (const [path, kind] of Object.entries(successEnvelope)) {
-    const [head, field] = path.split(".") as [string, string | undefined];
+  for (const { path, kind, head, field, check, what } of fieldChecks) {
     const value = field === undefined ? body[head] : (body[head] as Record<string, unknown>)[field];
-    const { check, what } = kinds[kind];
     if (check(value)) continue;
     const missing = value === undefined;
     return { path: `/${path.replace(".", "/")}`, message: `${path} is ${missing ? "missing" : `not ${what}`}`, keyword: missing ? "required" : kind === "count" ? "minimum" : "type" };
