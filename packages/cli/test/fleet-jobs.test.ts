@@ -1,11 +1,10 @@
-import { writeFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import { fleetWorld } from "./world.js";
 import {
   creatorsFile,
   exportArgs,
   fastRate,
-  killWithProfileHeld,
+  killThenFailNextProfile,
   ledger,
   platform,
   readExport,
@@ -33,17 +32,9 @@ describe("a fleet's retries and budget", () => {
 
   test("a fleet whose only successes are its workers' (they learn no balance) checks it at the end when an earlier run was killed: exact to the credit", async () => {
     await world.mock.reset();
-    const dir = world.dir.path;
-    const out = `${dir}/unlearnt`;
-    const first = await creatorsFile(dir, 1, "unlearnt");
-    expect((await runCli(exportArgs(world.mock, first.path, out))).code).toBe(0);
-    // The list grows by one creator; the run sending its profile is killed with it held, and charged.
-    const both = `${dir}/unlearnt-both.txt`;
-    await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
-    await killWithProfileHeld(world.mock, exportArgs(world.mock, both, out));
-    // The coordinator's one answer alone is a refunded failure: the creator goes to a worker as a job, which succeeds.
-    await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
-    const fleet = await runCli(exportArgs(world.mock, both, out, [...fleetArgs(1, 1), "--max-retries", "0"]));
+    const { path, out } = await killThenFailNextProfile(world.mock, world.dir.path, "unlearnt");
+    // The coordinator's one answer alone is the refunded failure: the creator goes to a worker as a job, which succeeds.
+    const fleet = await runCli(exportArgs(world.mock, path, out, [...fleetArgs(1, 1), "--max-retries", "0"]));
     expect(fleet.code, fleet.stderr).toBe(0);
     expect(fleet.stderr).toMatch(/an earlier run was killed with answers in flight, and no run since learnt the balance: 1 credit\(s\) spent on a balance check/);
     const manifest = await readManifest(out);

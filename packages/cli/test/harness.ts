@@ -142,6 +142,23 @@ export async function killWithProfileHeld(mock: RunningMock, args: string[]): Pr
   await release(mock);
 }
 
+/**
+ * A kill whose loss no later answer of its own reports: an export of one creator completes, the list grows by one
+ * creator, the run asking for that creator's profile is killed with it held (and charged), and the next profile answer
+ * is a refunded failure (502). Answers the grown list and the output folder, for the run that follows.
+ */
+export async function killThenFailNextProfile(mock: RunningMock, dir: string, name: string): Promise<{ path: string; out: string }> {
+  const out = `${dir}/${name}`;
+  const first = await creatorsFile(dir, 1, name);
+  const exported = await runCli(exportArgs(mock, first.path, out));
+  if (exported.code !== 0) throw new Error(`the first export exited ${exported.code}: ${exported.stderr}`);
+  const path = `${dir}/${name}-both.txt`;
+  await writeFile(path, `${first.creators[0]}\n${name}.new\n`);
+  await killWithProfileHeld(mock, exportArgs(mock, path, out));
+  await mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
+  return { path, out };
+}
+
 /** How many times runs on `out` learnt the balance (the points of its runs journal). */
 export async function pointsIn(out: string): Promise<number> {
   return ((await readFile(join(out, platform, ".runs.jsonl"), "utf8").catch(() => "")).match(/"point"/g) ?? []).length;

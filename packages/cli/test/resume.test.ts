@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
 import {
   apiKey,
@@ -6,6 +5,7 @@ import {
   eventually,
   exportArgs,
   holdRequests,
+  killThenFailNextProfile,
   killWithProfileHeld,
   ledger,
   platform,
@@ -97,17 +97,9 @@ describe("resuming an export", () => {
 
   test("a rerun that learns no balance of its own (every answer it had failed) checks it once the export is complete: exact to the credit", async () => {
     await world.mock.reset();
-    const dir = world.dir.path;
-    const out = `${dir}/unlearnt`;
-    const first = await creatorsFile(dir, 1, "unlearnt");
-    expect((await runCli(exportArgs(world.mock, first.path, out))).code).toBe(0);
-    // The list grows by one creator; the run sending its profile is killed with it held, and charged.
-    const both = `${dir}/unlearnt-both.txt`;
-    await writeFile(both, `${first.creators[0]}\nunlearnt.new\n`);
-    await killWithProfileHeld(world.mock, exportArgs(world.mock, both, out));
+    const { path, out } = await killThenFailNextProfile(world.mock, world.dir.path, "unlearnt");
     // The rerun's one request fails (refunded): it learns no balance, and completes the export with that creator failed.
-    await world.mock.inject({ operation: `${platform}Profile`, status: 502, count: 1 });
-    const rerun = await runCli(exportArgs(world.mock, both, out, ["--max-retries", "0"]));
+    const rerun = await runCli(exportArgs(world.mock, path, out, ["--max-retries", "0"]));
     expect(rerun.code, rerun.stderr).toBe(1);
     expect(rerun.stderr).toMatch(/an earlier run was killed with answers in flight, and no run since learnt the balance: 1 credit\(s\) spent on a balance check/);
     const manifest = await readManifest(out);
