@@ -72,8 +72,11 @@ async function overhead() {
   const names = Object.keys(arms);
   const times = Object.fromEntries(names.map((name) => [name, []]));
   for (const arm of Object.values(arms)) for (let i = 0; i < 500; i++) await arm(); // warm up, the sandbox too (its first rounds read up to twice as slow)
-  // Interleaved rounds, the arms' order rotating, so that drift in the machine's speed hits every arm alike.
-  for (let round = 0; round < 31; round++) {
+  // Interleaved rounds, the arms' order rotating, so that drift in the machine's speed hits every arm alike. A round's
+  // ratio is noisy (its middle half spans about 1.05-1.30 for the tool call): with 31 rounds the median moved from 1.08
+  // to 1.23 between runs minutes apart; with 93 it read 1.156, 1.157 and 1.157 back to back. What is left follows the
+  // machine's speed: 1.18-1.21 in runs where the direct call slowed from 480 to 570-660 µs.
+  for (let round = 0; round < 93; round++) {
     for (let turn = 0; turn < names.length; turn++) {
       const name = names[(round + turn) % names.length];
       const started = performance.now();
@@ -82,12 +85,15 @@ async function overhead() {
     }
   }
   await Promise.all([inMemory.close(), floor.close(), stdio.close()]);
-  const ratioTo = (name) => median(times[name].map((time, round) => time / times.direct[round]));
+  const ratiosOf = (name) => times[name].map((time, round) => time / times.direct[round]).sort((a, b) => a - b);
+  const ratioTo = (name) => median(ratiosOf(name));
   report("per-call time, direct client call against the sandbox", `${(median(times.direct) * 1000).toFixed(0)} µs`, "baseline", true);
   report("the direct call given a signal (each tool call passes one)", `${ratioTo("signalled").toFixed(3)}×`, "reported", true);
   report("a bare SDK server whose tool calls the client (in memory)", `${ratioTo("floor").toFixed(3)}×`, "reported", true);
-  const ratio = ratioTo("mcp");
-  report("tool-call overhead: SDK client → server (in memory) → client", `${ratio.toFixed(3)}×`, "≤ 1.2×", ratio <= 1.2);
+  const ratios = ratiosOf("mcp");
+  const ratio = median(ratios);
+  const middleHalf = `${ratios[ratios.length >> 2].toFixed(2)}-${ratios[(3 * ratios.length) >> 2].toFixed(2)}`;
+  report("tool-call overhead: SDK client → server (in memory) → client", `${ratio.toFixed(3)}× (median of ${ratios.length} rounds; middle half ${middleHalf})`, "≤ 1.2×", ratio <= 1.2);
   report("the same over stdio to the bin (process boundary included)", `${ratioTo("stdio").toFixed(3)}×`, "reported", true);
 }
 

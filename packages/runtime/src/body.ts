@@ -24,8 +24,9 @@ export interface BodyTooLarge {
 
 /**
  * Whether `text()` may read the body whole, cheaper than the reader loop below: the body is not content-encoded and
- * either declares a length within `maxBytes` (fetch reads no byte past it) or comes through a wire meter, which ends
- * the connection past `maxBytes` (an identity body's bytes on the wire are its decoded bytes). The timeout still
+ * either declares a length within `maxBytes` (fetch reads no byte past it) or comes through a wire meter (one that
+ * could not collect it), which ends the connection past `maxBytes` (an identity body's bytes on the wire are its
+ * decoded bytes). The timeout still
  * covers it: an abort rejects `text()`, and the Node fast path ends the connection.
  */
 function readableWhole(response: Response, maxBytes: number, wire: WireCount | undefined): boolean {
@@ -43,6 +44,22 @@ async function wholeText(response: Response, maxBytes: number, wire: WireCount |
     if (wire?.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: wire.bytes };
     throw error;
   }
+}
+
+/** A body the meter collected off the connection, as text; what the meter counted, if it ended the connection past the limit. */
+async function collectedText(collected: Promise<Uint8Array[]>, maxBytes: number, wire: WireCount): Promise<string | BodyTooLarge> {
+  let chunks: Uint8Array[];
+  try {
+    chunks = await collected;
+  } catch (error) {
+    if (wire.exceeded) return { limitBytes: maxBytes, counted: "wire", bytes: wire.bytes };
+    throw error;
+  }
+  // As `text()` decodes: UTF-8, a byte order mark dropped, a malformed sequence replaced.
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /** The codings `readBody` decodes itself, where fetch hands them over undecoded (`WireAccess` `raw`). */
@@ -93,6 +110,7 @@ export async function readBody(response: Response, maxBytes: number, wire?: Wire
     await response.body?.cancel().catch(() => undefined);
     return { limitBytes: maxBytes, counted: "content-length", bytes: Number(declared) };
   }
+  if (wire?.collected) return collectedText(wire.collected, maxBytes, wire);
   if (readableWhole(response, maxBytes, wire)) return wholeText(response, maxBytes, wire);
   if (response.body === null) return "";
   const raw = decode ? { bytes: 0, exceeded: false } : undefined;

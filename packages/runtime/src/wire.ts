@@ -4,6 +4,12 @@ export interface WireCount {
   bytes: number;
   /** The count passed the limit and the connection was ended. */
   exceeded: boolean;
+  /**
+   * The body itself, kept as it came off the connection when it is not content-encoded (its bytes on the wire are the
+   * body): its chunks once it ended, rejected if the connection failed or was ended first. Fetch's own stream then
+   * gets none of it.
+   */
+  collected?: Promise<Uint8Array[]> | undefined;
 }
 
 // Where Node's fetch (undici) keeps its dispatcher: read at each request, so a dispatcher the application set (a proxy
@@ -11,11 +17,15 @@ export interface WireCount {
 const globalDispatcher = Symbol.for("undici.globalDispatcher.1");
 
 // The handler Node's fetch dispatches with, in undici 6 (Node 20, 22) and 7 (Node 24) alike: `onConnect` gets the
-// `abort` that ends the connection, `onData` each chunk of the body as it came. A handler without them (a later
-// undici's) is left unmetered, and the decoded count holds alone.
+// `abort` that ends the connection, `onHeaders` the status and the raw headers (name, value, name, value…), `onData`
+// each chunk of the body as it came, then `onComplete` or `onError`. A handler without them (a later undici's) is left
+// unmetered, and the decoded count holds alone.
 interface DispatchHandler {
   onConnect?(abort: (reason: Error) => void, ...rest: unknown[]): unknown;
+  onHeaders?(status: number, rawHeaders: unknown[], ...rest: unknown[]): boolean;
   onData?(chunk: Uint8Array): boolean;
+  onComplete?(...rest: unknown[]): unknown;
+  onError?(error: Error): unknown;
 }
 interface Dispatcher {
   dispatch(options: unknown, handler: DispatchHandler): boolean;
@@ -39,6 +49,7 @@ export class WireMeter implements WireCount {
    * service's figures in its answer can be, without the time the request spent in fetch and the dispatcher's queue.
    */
   departedAt: number | undefined;
+  collected: Promise<Uint8Array[]> | undefined;
   #refuse: ((reason: Error) => void) | undefined;
   constructor(readonly limit: number) {}
 
@@ -56,6 +67,7 @@ export class WireMeter implements WireCount {
     this.bytes = 0;
     this.abort = undefined;
     this.departedAt = undefined;
+    this.collected = undefined;
     return (globalThis as unknown as { [globalDispatcher]: Dispatcher })[globalDispatcher].dispatch(options, meter(handler, this));
   }
 
@@ -72,15 +84,43 @@ export class WireMeter implements WireCount {
   }
 }
 
+/** Whether raw headers (name, value, name, value…; buffers or strings) declare any content coding but identity. */
+function encoded(rawHeaders: readonly unknown[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (String(rawHeaders[i]).toLowerCase() === "content-encoding" && String(rawHeaders[i + 1]).trim().toLowerCase() !== "identity") return true;
+  }
+  return false;
+}
+
+/** A body's chunks as they come, settled when it ends or fails. */
+class Collection {
+  readonly chunks: Uint8Array[] = [];
+  readonly done: Promise<Uint8Array[]>;
+  end!: () => void;
+  fail!: (error: Error) => void;
+  constructor() {
+    this.done = new Promise((resolve, reject) => {
+      this.end = () => resolve(this.chunks);
+      this.fail = reject;
+    });
+    // A body nobody reads (one refused by its declared length, say) must not fail as an unhandled rejection.
+    this.done.catch(() => undefined);
+  }
+}
+
 /**
  * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no
- * chunk reaches the fetch, and the body's reader fails. Its two callbacks are replaced on the handler itself (a fresh
- * object per request), so its state stays on one object and V8 keeps its shape: a handler made the prototype of
- * another would be turned into a slow prototype object on every request.
+ * chunk reaches the fetch, and the body's reader fails. A body that is not content-encoded is collected here
+ * (`collected`) and never goes through fetch's stream, whose queue and reader cost more than the rest of the answer's
+ * reading. The callbacks are replaced on the handler itself (a fresh object per request), so its state stays on one
+ * object and V8 keeps its shape: a handler made the prototype of another would be turned into a slow prototype object
+ * on every request.
  */
 function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
-  const { onConnect, onData } = handler;
+  const { onConnect, onHeaders, onData, onComplete, onError } = handler;
   if (!onConnect || !onData) return handler;
+  let collection: Collection | undefined;
+  const collecting = onHeaders && onComplete && onError;
   handler.onConnect = function (abort, ...rest) {
     count.abort = abort;
     // The dispatcher calls this as it writes the request on a connection.
@@ -91,10 +131,29 @@ function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
   };
   handler.onData = function (chunk) {
     count.bytes += chunk.byteLength;
-    if (count.bytes <= count.limit || !count.abort) return onData.call(this, chunk);
+    if (count.bytes <= count.limit || !count.abort) {
+      if (!collection) return onData.call(this, chunk);
+      collection.chunks.push(chunk);
+      return true;
+    }
     count.exceeded = true;
     count.abort(new Error(`more than ${count.limit} bytes on the wire`));
     return false;
+  };
+  if (!collecting) return handler;
+  handler.onHeaders = function (status, rawHeaders, ...rest) {
+    // An interim answer (1xx) is followed by the final one's headers, which decide.
+    collection = status >= 200 && !encoded(rawHeaders) ? new Collection() : undefined;
+    count.collected = collection?.done;
+    return onHeaders.call(this, status, rawHeaders, ...rest);
+  };
+  handler.onComplete = function (...rest) {
+    collection?.end();
+    return onComplete.call(this, ...rest);
+  };
+  handler.onError = function (error) {
+    collection?.fail(error);
+    return onError.call(this, error);
   };
   return handler;
 }
