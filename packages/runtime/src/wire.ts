@@ -6,8 +6,8 @@ export interface WireCount {
   exceeded: boolean;
   /**
    * The body itself, kept as it came off the connection when it is not content-encoded (its bytes on the wire are the
-   * body): its chunks once it ended, rejected if the connection failed or was ended first. Fetch's own stream then
-   * gets none of it.
+   * body): its chunks once it ended, rejected if the connection failed or was ended first. Fetch's own stream gets
+   * them only then, for whoever else reads the response.
    */
   collected?: Promise<Uint8Array[]> | undefined;
 }
@@ -111,8 +111,8 @@ class Collection {
 /**
  * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no
  * chunk reaches the fetch, and the body's reader fails. A body that is not content-encoded is collected here
- * (`collected`) and never goes through fetch's stream, whose queue and reader cost more than the rest of the answer's
- * reading. The callbacks are replaced on the handler itself (a fresh object per request), so its state stays on one
+ * (`collected`) and read from here, not through fetch's stream, whose queue and reader cost more than the rest of the
+ * answer's reading; the stream gets the chunks once the body is complete. The callbacks are replaced on the handler itself (a fresh object per request), so its state stays on one
  * object and V8 keeps its shape: a handler made the prototype of another would be turned into a slow prototype object
  * on every request.
  */
@@ -148,7 +148,12 @@ function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
     return onHeaders.call(this, status, rawHeaders, ...rest);
   };
   handler.onComplete = function (...rest) {
-    collection?.end();
+    if (collection) {
+      collection.end();
+      // Fetch's stream gets the body too, at its end, for whoever reads the response itself (a fetch wrapped by the
+      // application that records bodies, say). Unread, it costs far less than being read through.
+      for (const chunk of collection.chunks) onData.call(this, chunk);
+    }
     return onComplete.call(this, ...rest);
   };
   handler.onError = function (error) {
