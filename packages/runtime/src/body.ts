@@ -26,8 +26,7 @@ export interface BodyTooLarge {
  * Whether `text()` may read the body whole, cheaper than the reader loop below: the body is not content-encoded and
  * either declares a length within `maxBytes` (fetch reads no byte past it) or comes through a wire meter (one that
  * could not collect it), which ends the connection past `maxBytes` (an identity body's bytes on the wire are its
- * decoded bytes). The timeout still
- * covers it: an abort rejects `text()`, and the Node fast path ends the connection.
+ * decoded bytes). The timeout still covers it: an abort rejects `text()`, and the Node fast path ends the connection.
  */
 function readableWhole(response: Response, maxBytes: number, wire: WireCount | undefined): boolean {
   const encoding = response.headers.get("content-encoding");

@@ -112,9 +112,9 @@ class Collection {
  * The fetch's handler, with its body chunks counted and the connection ended past the meter's limit: past it, no
  * chunk reaches the fetch, and the body's reader fails. A body that is not content-encoded is collected here
  * (`collected`) and read from here, not through fetch's stream, whose queue and reader cost more than the rest of the
- * answer's reading; the stream gets the chunks once the body is complete. The callbacks are replaced on the handler itself (a fresh object per request), so its state stays on one
- * object and V8 keeps its shape: a handler made the prototype of another would be turned into a slow prototype object
- * on every request.
+ * answer's reading; the stream gets the chunks once the body is complete. The callbacks are replaced on the handler
+ * itself (a fresh object per request), so its state stays on one object and V8 keeps its shape: a handler made the
+ * prototype of another would be turned into a slow prototype object on every request.
  */
 function meter(handler: DispatchHandler, count: WireMeter): DispatchHandler {
   const { onConnect, onHeaders, onData, onComplete, onError } = handler;
