@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ScraperClient } from "@content-scraper/client";
 import { checkNumber, Redactor } from "@content-scraper/runtime";
-import { type CallToolResult, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { allowOperations } from "./allow.js";
 import { McpInputError } from "./errors.js";
 import { callOperationTool } from "./operation-tool.js";
@@ -121,7 +121,7 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
       const clients = { server: client, session: sessionMaxCredits === undefined ? client : client.withBudget({ maxCredits: sessionMaxCredits }) };
       const server = new ScraperMcpServer({ name: "content-scraper", title: "Content Scraper API", version }, { capabilities: { tools: {} }, instructions: serverInstructions });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as Tool[] }));
-      server.setRequestHandler(CallToolRequestSchema, (request, extra) => call(clients, request.params.name, request.params.arguments, extra.signal));
+      server.serveToolCalls((params, signal) => call(clients, params.name, params.arguments, signal));
       return server;
     },
   };
