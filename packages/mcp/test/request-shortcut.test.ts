@@ -30,6 +30,7 @@ const messages: Record<string, unknown> = {
   "a tool call with a progress token": { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "ok", _meta: { progressToken: 1 } } },
   "a tool call the server refuses": { jsonrpc: "2.0", id: "12", method: "tools/call", params: { name: "refused" } },
   "a tool call whose handler fails": { jsonrpc: "2.0", id: 13, method: "tools/call", params: { name: "broken" } },
+  "a tool call whose handler throws before its promise": { jsonrpc: "2.0", id: 19, method: "tools/call", params: { name: "throws" } },
   "a tool call without a name": { jsonrpc: "2.0", id: 14, method: "tools/call", params: { arguments: {} } },
   "a tool call that asks for a task": { jsonrpc: "2.0", id: 15, method: "tools/call", params: { name: "ok", task: { ttl: 1000 } } },
   "a tool call related to a task": { jsonrpc: "2.0", id: 16, method: "tools/call", params: { name: "ok", _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } } },
@@ -38,11 +39,12 @@ const messages: Record<string, unknown> = {
   "a tool call after it": { jsonrpc: "2.0", id: 18, method: "tools/call", params: { name: "ok" } },
 };
 
-/** The same tools on both servers: an answer, a refusal, a failure, and one that waits until it is cancelled. */
+/** The same tools on both servers: an answer, a refusal, two failures, and one that waits until it is cancelled. */
 function tool(params: CallToolRequest["params"], signal: AbortSignal): Promise<CallToolResult> {
   const answer = { content: [{ type: "text" as const, text: params.name }], structuredContent: { arguments: params.arguments ?? null } };
   if (params.name === "refused") return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`));
   if (params.name === "broken") return Promise.reject(new Error("the tool broke"));
+  if (params.name === "throws") throw new Error("the tool threw at once");
   if (params.name === "slow") return new Promise((resolve) => signal.addEventListener("abort", () => resolve(answer)));
   return Promise.resolve(answer);
 }
@@ -78,7 +80,7 @@ describe("the request shortcut", () => {
     // cancelled one), and malformed messages reported.
     expect(sdks.sent.length).toBeGreaterThanOrEqual(10);
     const ids = sdks.sent.map((message) => (message as { id?: unknown }).id);
-    expect(ids).toEqual(expect.arrayContaining([10, 11, "12", 13, 14, 18]));
+    expect(ids).toEqual(expect.arrayContaining([10, 11, "12", 13, 19, 14, 18]));
     expect(ids).not.toContain(17);
     expect(sdks.errors.length).toBeGreaterThanOrEqual(3);
   });
