@@ -62,6 +62,11 @@ async function readBody(request: IncomingMessage, limit: number, room: BodyRoom)
     release();
     return gone;
   }
+  // The parser has usually read the whole body by now (a small body comes in the packet of its head): it is taken from
+  // the stream's buffer as it is, without a listener per event.
+  if (request.complete && request.readableLength <= limit) {
+    return { body: request.readableLength === 0 ? undefined : (request.read() as Buffer), tooLarge: false, abandon: false, release };
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -148,4 +148,39 @@ describe("the connection", () => {
     });
     expect((await call(mock, profile, { username: "creator" })).status).toBe(200);
   });
+
+  // A small body usually comes whole with its head and is read from the parser's buffer at once; these come apart, and
+  // must be read whole as they arrive, with the next request on the connection after them.
+  it.each([
+    ["partly with its head, the rest in two parts", [9, 17]],
+    ["wholly after its head", [0]],
+  ])("reads a body that arrives %s, then the next request on the connection", async (_name, cuts) => {
+    const { port, hostname } = new URL(mock.url);
+    const body = JSON.stringify({ username: "split.creator" });
+    const request = (payload: string) =>
+      `POST /api/v1${profile} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-API-Key: scrape_live_split_body\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n`;
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = new Socket();
+      let received = "";
+      socket.on("error", reject);
+      socket.on("data", (chunk) => {
+        received += chunk;
+        if ((received.match(/HTTP\/1\.1 /g) ?? []).length === 2 && received.endsWith("}")) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.connect(Number(port), hostname, async () => {
+        socket.write(request(body) + body.slice(0, cuts[0]));
+        for (const [index, cut] of cuts.entries()) {
+          await new Promise((wait) => setTimeout(wait, 20));
+          socket.write(body.slice(cut, cuts[index + 1]));
+        }
+        socket.write(request(body) + body);
+      });
+    });
+    const bodies = answers.split(/HTTP\/1\.1 /).slice(1).map((answer) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)));
+    expect(answers.match(/HTTP\/1\.1 \d+/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 200"]);
+    expect(bodies.map((answer) => answer.data.username)).toEqual(["split.creator", "split.creator"]);
+  });
 });
