@@ -8,10 +8,10 @@
 //     measures its ceiling: a bare node:http server answering a fixed body (bench/bare-server.mjs), what loopback and
 //     autocannon allow with no rule at all.
 //     One connection is measured twice. Client and server take turns there, never running at once, and on this
-//     virtual machine each turn that passes to the other core wakes it from idle: about 60 µs of every round trip
-//     (the sandbox's 160 µs, a bare node:http server's 110 µs), the same for every server and more than the sandbox's
-//     rules. So the target applies with the client and the server under test on one core (taskset), where a round trip
-//     is their work alone; the run across both cores is reported beside it.
+//     virtual machine each turn that passes to the other core wakes it from idle: 60 µs of the sandbox's 160 µs round
+//     trip and of a bare node:http server's 115 µs, 40 µs of raw Prism's 560 µs, more than the sandbox's rules. So the
+//     target applies with the client and the server under test on one core (taskset), where a round trip is their work
+//     alone; the run across both cores is reported beside it.
 // Each server runs in one child process; rounds alternate between them, so drift in the machine's speed hits both alike,
 // and each figure is the median of its rounds.
 import { execFileSync, spawn } from "node:child_process";
