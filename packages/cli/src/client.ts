@@ -10,6 +10,8 @@ export interface ConnectionOptions {
   requestsPerMinute?: number | undefined;
   /** Retries of a refunded or rate-limited answer before the creator counts as failed; `undefined` keeps the client's. */
   maxRetries?: number | undefined;
+  /** Each request's time, from sending to the last byte; `undefined` keeps the description's per-platform timeout. */
+  timeoutMs?: number | undefined;
 }
 
 export interface ClientStores {
@@ -35,6 +37,7 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
       allowInsecureHttp: options.allowInsecureHttp,
       rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
       retry: { maxRetries: options.maxRetries },
+      timeoutMs: options.timeoutMs,
       ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
     });
   } catch (error) {

@@ -37,6 +37,7 @@ interface CommonOptions {
   allowInsecureHttp?: boolean;
   requestsPerMinute?: number;
   maxRetries?: number;
+  timeoutMs?: number;
 }
 
 const withConnection = (command: Command) =>
@@ -44,7 +45,8 @@ const withConnection = (command: Command) =>
     .option("--base-url <url>", "the scraper base address, ending in /api/v1 (default: $SCRAPER_BASE_URL)")
     .option("--allow-insecure-http", "allow a plain http:// base address to another machine (the key travels in cleartext)")
     .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1))
-    .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0));
+    .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0))
+    .option("--timeout-ms <n>", "each request's time, from sending to the last byte (default: the API's timeout for the platform)", integer("--timeout-ms", 1));
 
 const redisOption = (description: string) =>
   new Option("--redis [url]", `${description}; without a URL, $CONTENT_SCRAPER_REDIS_URL (a password only from the environment: $CONTENT_SCRAPER_REDIS_PASSWORD)`);

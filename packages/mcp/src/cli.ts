@@ -27,6 +27,8 @@ Usage: content-scraper-mcp --max-credits <n> [options]
   --max-retries <n>          retries of a 429 or a refunded failure inside the server (default 2)
   --max-retry-wait-ms <n>    the longest wait before such a retry; a longer one is a tool error with
                              retryAfterMs (default 10000)
+  --timeout-ms <n>           each request's time, from sending to the last byte (default: the API's
+                             timeout for the platform)
   --dry-run                  answer from the sandbox (@content-scraper/mock), without a key
   -h, --help                 this text
   --version                  the version
@@ -63,6 +65,7 @@ function parse(argv: readonly string[]) {
       "requests-per-minute": { type: "string" },
       "max-retries": { type: "string" },
       "max-retry-wait-ms": { type: "string" },
+      "timeout-ms": { type: "string" },
       "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
@@ -88,6 +91,7 @@ function parse(argv: readonly string[]) {
     requestsPerMinute: integer("--requests-per-minute", values["requests-per-minute"], 1),
     maxRetries: integer("--max-retries", values["max-retries"], 0) ?? 2,
     maxRetryWaitMs: integer("--max-retry-wait-ms", values["max-retry-wait-ms"], 0) ?? 10_000,
+    timeoutMs: integer("--timeout-ms", values["timeout-ms"], 1),
     dryRun: values["dry-run"] === true,
   };
 }
@@ -164,6 +168,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       budget: { maxCredits: options.maxCredits, store: stores.budget, key: stores.budget ? options.allowanceKey : undefined },
       retry: { maxRetries: options.maxRetries },
       maxRetryWaitMs: options.maxRetryWaitMs,
+      timeoutMs: options.timeoutMs,
       logger: { warn: log, error: log },
     });
     const mcp = await createScraperMcp({ client, allow: options.allow, sessionMaxCredits: options.sessionMaxCredits, sandbox: options.dryRun, redactor: secrets });

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { ScraperClient } from "@content-scraper/client";
 import { checkNumber, Redactor } from "@content-scraper/runtime";
-import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { allowOperations } from "./allow.js";
 import { McpInputError } from "./errors.js";
 import { callOperationTool } from "./operation-tool.js";
 import { quote, quoteToolDefinition, quoteToolName } from "./quote-tool.js";
-import { ScraperMcpServer } from "./request-shortcut.js";
 import { type Allowance, allowanceOf, type SessionClients } from "./allowance.js";
 import { failure, toolResult } from "./results.js";
 import { walkTool, walkToolDefinition, walkToolName } from "./walk-tool.js";
@@ -119,9 +119,10 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
     tools,
     session() {
       const clients = { server: client, session: sessionMaxCredits === undefined ? client : client.withBudget({ maxCredits: sessionMaxCredits }) };
-      const server = new ScraperMcpServer({ name: "content-scraper", title: "Content Scraper API", version }, { capabilities: { tools: {} }, instructions: serverInstructions });
+      const server = new Server({ name: "content-scraper", title: "Content Scraper API", version }, { capabilities: { tools: {} }, instructions: serverInstructions });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as Tool[] }));
-      server.serveToolCalls((params, signal) => call(clients, params.name, params.arguments, signal));
+      // The agent's `notifications/cancelled` aborts `extra.signal`, which the client's call is given.
+      server.setRequestHandler(CallToolRequestSchema, ({ params }, extra) => call(clients, params.name, params.arguments, extra.signal));
       return server;
     },
   };

@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createScraperClient } from "@content-scraper/client";
 import { mcpTools } from "@content-scraper/codegen";
+import { startScriptedServer } from "@content-scraper/test-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import ajv2020 from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
-import { createScraperMcp, McpInputError } from "../src/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { createScraperMcp, McpInputError, type ScraperMcp } from "../src/index.js";
 import type { Answer } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
@@ -121,5 +122,87 @@ describe("what the server refuses to start with", () => {
     await expect(createScraperMcp({ client: unbudgeted })).rejects.toMatchObject({ name: "McpInputError", field: "client" });
     await expect(createScraperMcp({ client: {} as never })).rejects.toMatchObject({ field: "client" });
     await expect(createScraperMcp({ client: client(), sessionMaxCredits: -1 })).rejects.toMatchObject({ field: "sessionMaxCredits" });
+  });
+});
+
+/** A session of `mcp` driven by raw JSON-RPC messages (initialized), keeping every message it sends back. */
+async function rawSession(mcp: ScraperMcp) {
+  const [peer, serverSide] = InMemoryTransport.createLinkedPair();
+  const received: JSONRPCMessage[] = [];
+  const waiting = new Map<unknown, (answer: Answer) => void>();
+  peer.onmessage = (message) => {
+    received.push(message);
+    if ("id" in message) waiting.get(message.id)?.(message as Answer);
+  };
+  const session = mcp.session();
+  await session.connect(serverSide);
+  await peer.start();
+  const request = (id: number, method: string, params: Record<string, unknown>) =>
+    new Promise<Answer>((resolve) => {
+      waiting.set(id, resolve);
+      void peer.send({ jsonrpc: "2.0", id, method, params });
+    });
+  const notify = (method: string, params: Record<string, unknown>) => peer.send({ jsonrpc: "2.0", method, params });
+  await request(0, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+  await notify("notifications/initialized", {});
+  return { received, request, notify, close: () => session.close() };
+}
+
+describe("a session's answers to tool calls (the SDK's request path)", () => {
+  it("an unknown tool or a call without a name is a JSON-RPC error; a tool whose own work throws at once is a tool error", async () => {
+    const { request, close } = await rawSession(await createScraperMcp({ client: client() }));
+    try {
+      const unknown = await request(1, "tools/call", { name: "shortvideoDelete", arguments: {} });
+      expect(unknown.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining("Unknown tool: shortvideoDelete") });
+      const nameless = await request(2, "tools/call", { arguments: {} });
+      expect(nameless.error).toMatchObject({ code: expect.any(Number), message: expect.stringContaining("name") });
+      expect(nameless.result).toBeUndefined();
+      // `quote` works without awaiting anything from the network: its refusal of the arguments is thrown at once. A
+      // progress token changes nothing.
+      const refused = await request(3, "tools/call", { name: "quote", arguments: { calls: "all" }, _meta: { progressToken: 3 } });
+      expect(refused.error).toBeUndefined();
+      expect(refused.result.isError).toBe(true);
+      expect(refused.result.structuredContent.error).toMatchObject({ kind: "input", field: "calls" });
+    } finally {
+      await close();
+    }
+  });
+
+  it("the agent's cancellation aborts the call in flight, which keeps its price, and nothing is answered for it; the next call is answered", async () => {
+    const upstream = await startScriptedServer("/api/v1");
+    let arrived!: () => void;
+    let gone!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    const aborted = new Promise<void>((resolve) => (gone = resolve));
+    upstream.script(
+      (_request, response) => {
+        response.on("close", gone);
+        arrived();
+      },
+      (_request, response) => {
+        response.writeHead(200, { "content-type": "application/json", "x-scraper-credits-charged": "1" });
+        response.end(JSON.stringify({ data: { username: "creator", display_name: "Creator", follower_count: 1 }, request_id: "req_1", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 5 } }));
+      },
+    );
+    const scraper = createScraperClient({ apiKey: "scrape_live_tools_test", baseUrl: upstream.baseUrl, rateLimit: false, budget: { maxCredits: 10 } });
+    const { received, request, notify, close } = await rawSession(await createScraperMcp({ client: scraper }));
+    try {
+      const call = { name: "shortvideoProfile", arguments: { username: "creator" } };
+      void request(1, "tools/call", call);
+      await held;
+      await notify("notifications/cancelled", { requestId: 1, reason: "enough" });
+      // The cancellation reached the client: it dropped the request it had sent.
+      await aborted;
+      const next = await request(2, "tools/call", call);
+      expect(next.result.isError).toBeFalsy();
+      expect(next.result.structuredContent.data).toMatchObject({ username: "creator" });
+      // A call cancelled in flight may have been billed: it keeps its price once it has settled.
+      await vi.waitFor(async () => expect(await scraper.budgetState()).toMatchObject({ spent: 2, reserved: 0 }));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(received.map((message) => ("id" in message ? message.id : undefined))).toEqual([0, 2]);
+    } finally {
+      await close();
+      await upstream.close();
+    }
   });
 });

@@ -42,19 +42,17 @@ export function checkBackendOnly(client: string, what: string, allowed: boolean 
 
 /**
  * How a body's bytes on the wire can be counted, which only the runtime's own fetch can tell:
- * - `meter`: Node's fetch (undici) takes a dispatcher, which counts them (`WireMeter`, the Node fast path);
- * - `raw`: Deno, Bun and workerd hand over the bytes undecoded when asked (`init` and `headers`: Bun's
- *   `decompress: false`, workerd's `encodeResponseBody: "manual"`, each asking for the codings `readBody` decodes;
- *   Deno decodes nothing once the request asks for `identity`), and `readBody` counts and decodes them itself;
- * - `decoded`: a browser (which decodes before a script sees a byte, and forbids `Accept-Encoding`), or a `fetch` of the
- *   caller's: only the decoded bytes are counted, and the timeout bounds the rest.
+ * - `raw`: Deno, Bun and workerd hand over the bytes undecoded when asked (`init` and `headers`: Bun's documented
+ *   `decompress: false`, workerd's documented `encodeResponseBody: "manual"`, each asking for the codings `readBody`
+ *   decodes; Deno decodes nothing once the request asks for `identity`), and `readBody` counts and decodes them itself;
+ * - `decoded`: Node's fetch (undici), which decodes a body before a reader sees a byte and offers no public way to
+ *   count what came off the connection; a browser, which also forbids `Accept-Encoding`; or a `fetch` of the
+ *   caller's. Only the decoded bytes are counted, and the deadline bounds the rest.
  */
 export type WireAccess =
-  | { kind: "meter" }
   | { kind: "raw"; init: Readonly<Record<string, unknown>>; headers: Readonly<Record<string, string>> }
   | { kind: "decoded" };
 
-const meter: WireAccess = { kind: "meter" };
 const decoded: WireAccess = { kind: "decoded" };
 const bun: WireAccess = { kind: "raw", init: { decompress: false }, headers: { "accept-encoding": "gzip, deflate" } };
 const deno: WireAccess = { kind: "raw", init: {}, headers: { "accept-encoding": "identity" } };
@@ -63,9 +61,9 @@ const workerd: WireAccess = { kind: "raw", init: { encodeResponseBody: "manual" 
 /** The `WireAccess` of `fetchImpl` on this runtime. */
 export function wireAccess(fetchImpl: typeof fetch): WireAccess {
   if (fetchImpl !== globalThis.fetch) return decoded;
-  const { Deno, Bun, process, navigator } = scope();
+  const { Deno, Bun, navigator } = scope();
   if (Bun !== undefined) return bun;
   if (Deno !== undefined) return deno;
   if (navigator?.userAgent === "Cloudflare-Workers") return workerd;
-  return typeof process?.versions?.node === "string" ? meter : decoded;
+  return decoded;
 }

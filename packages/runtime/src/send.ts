@@ -1,5 +1,5 @@
 import { type BodyTooLarge, readBody } from "./body.js";
-import { deadline } from "./deadline.js";
+import { type Deadline, deadline } from "./deadline.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
 import { PacingTimeout } from "./pacer.js";
@@ -7,7 +7,6 @@ import type { Redactor } from "./redact.js";
 import { type Hop, isRefusal, nextHop, type RedirectRefusal } from "./redirect.js";
 import { sleep } from "./sleep.js";
 import { type WireAccess, wireAccess } from "./runtimes.js";
-import { WireMeter } from "./wire.js";
 
 /** What to send: the parts of a request, so that every attempt sends the same bytes without re-reading a stream. */
 export interface Outgoing {
@@ -136,7 +135,7 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
   maxRetries: number;
   /** The longest wait before a retry. An answer that asks for a longer one is returned at once instead of slept on. */
   maxRetryWaitMs: number;
-  /** The largest body read, counted as `readBody` says (on the wire with the global fetch, and decoded); a larger one throws `errors.tooLarge`. */
+  /** The largest body read, counted as `readBody` says; a larger one throws `errors.tooLarge`. */
   maxResponseBytes: number;
   /**
    * Runs before every attempt, e.g. to wait for a token of a client-side rate limiter; may resolve to the milliseconds
@@ -146,8 +145,7 @@ export interface SendConfig<Call extends SendOptions = SendOptions> {
   beforeAttempt?: ((signal: AbortSignal | undefined, call: Call, until: number | undefined) => Promise<number | undefined> | number | undefined) | undefined;
   /**
    * Sees every final response (not the redirects followed), e.g. to align a rate limiter with the service's count;
-   * `ageMs` is how long ago its request left, so how old the figures it carries are: since it was written on its
-   * connection where the runtime tells (Node's fetch, through the wire meter), else since it was handed to fetch.
+   * `ageMs` is how long ago its request was handed to fetch, so how old the figures it carries are at most.
    */
   afterResponse?: ((response: Response, ageMs: number) => void) | undefined;
   /** For a non-2xx answer with retries left: how long to wait before sending again, or `undefined` to return it. */
@@ -213,17 +211,16 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
     const headers = call.authHeaders ? withCredential(given, typeof call.authHeaders === "function" ? await call.authHeaders() : call.authHeaders) : given;
     const sentAt = performance.now();
     const access = wireAccess(config.fetch);
-    const wire = access.kind === "meter" ? new WireMeter(config.maxResponseBytes) : undefined;
     // What the pacing wait left of the attempt's time.
-    const timer = deadline(until === undefined ? undefined : Math.max(0, until - performance.now()), userSignal, wire);
+    const timer = deadline(until === undefined ? undefined : Math.max(0, until - performance.now()), userSignal);
     let response: Response;
     let text: string;
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
-      const way = { access, wire, signal: timer.signal };
+      const way = { access, deadline: timer };
       response = await fetchHop(config, hop, way);
       if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, way, call);
-      const body = await readBody(response, config.maxResponseBytes, wire, access.kind === "raw");
+      const body = await readBody(response, config.maxResponseBytes, timer, access.kind === "raw");
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
       text = body;
     } catch (error) {
@@ -235,7 +232,7 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
       timer.clear();
     }
     const answeredAt = performance.now();
-    config.afterResponse?.(response, answeredAt - (wire?.departedAt ?? sentAt));
+    config.afterResponse?.(response, answeredAt - sentAt);
     const answer = { response, text, attempts: attempt + 1, elapsedMs: answeredAt - started };
     const decision = response.ok || attempt >= maxRetries ? undefined : config.retryDelay(answer, attempt, call);
     const retrying = decision !== undefined && decision.delayMs <= config.maxRetryWaitMs;
@@ -269,26 +266,27 @@ function withCredential(given: Record<string, string>, auth: Record<string, stri
   return Object.assign(headers, auth);
 }
 
-/** How an attempt's requests go: the runtime's access to the wire, Node's meter if it has one, the deadline's signal. */
+/** How an attempt's requests go: the runtime's access to the wire, and the attempt's deadline. */
 interface Way {
   access: WireAccess;
-  wire: WireMeter | undefined;
-  signal: AbortSignal | undefined;
+  deadline: Deadline;
 }
 
 /**
- * One request of an attempt: fetch never follows a redirect itself, `follow` decides. On Node the meter counts its
- * body's bytes; on Deno and Bun the request asks for the body undecoded (`readBody` counts and decodes it), unless the
- * caller chose an `Accept-Encoding` of its own.
+ * One request of an attempt: fetch never follows a redirect itself, `follow` decides. On Deno, Bun and workerd the
+ * request asks for the body undecoded (`readBody` counts and decodes it), unless the caller chose an
+ * `Accept-Encoding` of its own. The deadline's signal goes to fetch, and its race bounds the wait for the headers
+ * even for a fetch that ignores the signal (an answer that comes later is discarded, its body cancelled).
  */
-function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, { access, wire, signal }: Way): Promise<Response> {
-  const init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal, redirect: "manual" };
-  if (wire) return wire.fetch(config.fetch, hop.url, init);
+function fetchHop<Call extends SendOptions>(config: SendConfig<Call>, hop: Hop, { access, deadline }: Way): Promise<Response> {
+  let init: RequestInit = { method: hop.method, headers: hop.headers, body: hop.body, signal: deadline.signal, redirect: "manual" };
   if (access.kind === "raw" && !Object.keys(hop.headers).some((name) => name.toLowerCase() === "accept-encoding")) {
-    return callFetch(config.fetch, hop.url, { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } });
+    init = { ...init, ...access.init, headers: { ...hop.headers, ...access.headers } };
   }
-  return callFetch(config.fetch, hop.url, init);
+  return deadline.race(callFetch(config.fetch, hop.url, init), discardBody);
 }
+
+const discardBody = (response: Response) => response.body?.cancel().catch(() => undefined);
 
 /**
  * `fetchImpl` called as a method of the global scope: a browser's and workerd's fetch refuse any other `this`

@@ -1,11 +1,13 @@
-// The body reader of the runtimes whose fetch hands a body over undecoded (Deno, Bun: `WireAccess` `raw`): it counts
+// The body reader of the runtimes whose fetch hands a body over undecoded (Deno, Bun, workerd: `WireAccess` `raw`): it counts
 // the bytes as they come and decodes gzip and deflate itself. Node's `Response` never decodes, so a response built here
 // over raw bytes is exactly what Deno and Bun hand `readBody`; the runtime matrix runs the same cases on them for real.
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { readBody } from "../src/body.js";
+import { deadline } from "../src/deadline.js";
 
 const limit = 64 * 1024;
+const unbounded = deadline(undefined, undefined);
 
 /** A response over `chunks` (raw bytes, as off the wire), an endless stream when `chunks` is a function. */
 function raw(encoding: string | undefined, chunks: Uint8Array[] | (() => Uint8Array)): Response & { pulled: () => number } {
@@ -34,11 +36,11 @@ describe("readBody on a body handed over undecoded", () => {
     ["deflate", deflateSync],
   ])("decodes %s itself", async (encoding, compress) => {
     const json = JSON.stringify({ data: { username: "creator" }, padding: "x".repeat(5000) });
-    expect(await readBody(raw(encoding, [compress(json)]), limit, undefined, true)).toBe(json);
+    expect(await readBody(raw(encoding, [compress(json)]), limit, unbounded, true)).toBe(json);
   });
 
   it("reads an identity body as it came", async () => {
-    expect(await readBody(raw(undefined, [new TextEncoder().encode('{"a":1}')]), limit, undefined, true)).toBe('{"a":1}');
+    expect(await readBody(raw(undefined, [new TextEncoder().encode('{"a":1}')]), limit, unbounded, true)).toBe('{"a":1}');
   });
 
   it("stops a gzip body that never ends and decodes to nothing at the limit, counted on the wire", async () => {
@@ -48,15 +50,15 @@ describe("readBody on a body handed over undecoded", () => {
       first = false;
       return gzipHeader;
     });
-    expect(await readBody(response, limit, undefined, true)).toMatchObject({ limitBytes: limit, counted: "wire" });
+    expect(await readBody(response, limit, unbounded, true)).toMatchObject({ limitBytes: limit, counted: "wire" });
     expect(response.pulled()).toBeLessThan(2 * limit);
   });
 
   it("stops a bomb at the limit of decoded bytes", async () => {
-    expect(await readBody(raw("gzip", [gzipSync(Buffer.alloc(4 * limit))]), limit, undefined, true)).toMatchObject({ counted: "decoded" });
+    expect(await readBody(raw("gzip", [gzipSync(Buffer.alloc(4 * limit))]), limit, unbounded, true)).toMatchObject({ counted: "decoded" });
   });
 
   it("refuses a coding the request did not ask for", async () => {
-    await expect(readBody(raw("br", [new Uint8Array([1, 2, 3])]), limit, undefined, true)).rejects.toThrow(/encoded as br/);
+    await expect(readBody(raw("br", [new Uint8Array([1, 2, 3])]), limit, unbounded, true)).rejects.toThrow(/encoded as br/);
   });
 });

@@ -222,7 +222,8 @@ const cases: Case[] = [
   tooLarge("a body declaring 10 GiB", hostile.declares(10 * 1024 ** 3), "content-length"),
   tooLarge("a 1 GiB gzip bomb", hostile.bomb("gzip", 1024 ** 3), "decoded"),
   tooLarge("a 1 GiB brotli bomb", hostile.bomb("br", 1024 ** 3), "decoded"),
-  tooLarge("a gzip body that never ends and decodes to nothing", hostile.inflatesToNothing(), "wire"),
+  // Node's fetch decodes before any count, and offers no public way to count the bytes on the wire: the timeout ends it.
+  slow("a gzip body that never ends and decodes to nothing", hostile.inflatesToNothing()),
   {
     name: "truncated JSON on a 200: a typed response error",
     serve: () => [hostile.raw(200, '{"data": {"username": "cre')],

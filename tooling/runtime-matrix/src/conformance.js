@@ -89,6 +89,7 @@ export async function conformance({ sandbox, baseUrls, hostile, browser }) {
     const { data } = await createPlatformClient({ baseUrl: baseUrls.platform, accessToken: "matrix-token" }).listWebhookDeliveries("wh_1");
     return { items: data.data.length, hasMore: data.hasMore, nextCursor: typeof data.nextCursor };
   });
+  await run("OAuth, a stalled discovery", () => discover(hostile, { allowInsecureRequests: true, timeoutMs: 1000 }));
   await run("platform, a stalled body", () =>
     createPlatformClient({ baseUrl: stalled("/api/oauth/v1"), accessToken: "matrix-token", timeoutMs: 1000 }).listWebhookDeliveries("wh_1"),
   );

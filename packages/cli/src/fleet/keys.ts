@@ -52,6 +52,7 @@ export interface FleetConfig {
   baseUrl: string;
   requestsPerMinute?: number | undefined;
   maxRetries?: number | undefined;
+  timeoutMs?: number | undefined;
   /** What this run may spend (`--max-credits` less what earlier runs were charged). */
   budget?: number | undefined;
   concurrency: number;
@@ -63,7 +64,7 @@ export interface FleetConfig {
 export function parseConfig(text: string | null | undefined): FleetConfig | undefined {
   try {
     const config = JSON.parse(text ?? "") as FleetConfig;
-    const optional = [config.requestsPerMinute, config.maxRetries, config.budget].every((value) => value === undefined || isCount(value));
+    const optional = [config.requestsPerMinute, config.maxRetries, config.timeoutMs, config.budget].every((value) => value === undefined || isCount(value));
     const named = typeof config.platform === "string" && typeof config.baseUrl === "string";
     return named && optional && isCount(config.concurrency) && config.concurrency > 0 && isCount(config.leaseMs) && config.leaseMs > 0 ? config : undefined;
   } catch {

@@ -92,6 +92,7 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
       ...args,
       requestsPerMinute: args.requestsPerMinute ?? config.requestsPerMinute,
       maxRetries: args.maxRetries ?? config.maxRetries,
+      timeoutMs: args.timeoutMs ?? config.timeoutMs,
     },
     config.budget,
     { rateLimit: stores.rateLimit, budget: stores.budget, budgetKey: budgetKey(args.export, epoch) },
