@@ -12,6 +12,8 @@ export interface ConnectionOptions {
   maxRetries?: number | undefined;
   /** Each request's time, from sending to the last byte; `undefined` keeps the description's per-platform timeout. */
   timeoutMs?: number | undefined;
+  /** The credits one call costs the account, if known (`createScraperClient`'s `assumeRate`). */
+  assumeRate?: number | undefined;
 }
 
 export interface ClientStores {
@@ -38,6 +40,7 @@ export function scraperClient(options: ConnectionOptions, maxCredits?: number, s
       rateLimit: { requestsPerMinute: options.requestsPerMinute, store: stores.rateLimit },
       retry: { maxRetries: options.maxRetries },
       timeoutMs: options.timeoutMs,
+      assumeRate: options.assumeRate,
       ...(maxCredits === undefined ? {} : { budget: { maxCredits, store: stores.budget, key: stores.budgetKey } }),
     });
   } catch (error) {

@@ -6,8 +6,10 @@ import { UsageError } from "./usage-error.js";
 export interface Creator {
   /**
    * Who the creator is: the handle without the optional leading `@` (the description's username pattern is
-   * `@?[a-zA-Z0-9._-]{1,100}`), in lower case (the reference answers handles in lower or canonical case, so
-   * `Maya.Bakes` is `maya.bakes`). Checkpoints, jobs and the manifest are keyed by it.
+   * `@?[a-zA-Z0-9._-]{1,100}`), its ASCII letters in lower case (the reference answers handles in lower or canonical
+   * case, so `Maya.Bakes` is `maya.bakes`). Only ASCII folds: Unicode's lower case turns the Kelvin sign (U+212A) into
+   * `k`, which would make a handle the service refuses one creator with a valid one. Checkpoints, jobs and the manifest
+   * are keyed by it.
    */
   identity: string;
   /** The handle sent to the API: the first line that named the creator, without its `@`. */
@@ -24,8 +26,9 @@ const reservedNames = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/;
 /**
  * A creator's file name: its identity's safe characters (`a-z0-9._-`; any other byte percent-encoded), cut to 64
  * bytes, then `~` and 16 hex digits of its SHA-256, then `.jsonl`. At most 87 bytes, whatever the handle; two
- * identities never share a name on a case-insensitive filesystem (identities are lower case, digests too); no name is
- * hidden (a leading dot is encoded) or a Windows device (`con`, `nul`, `aux`… get a leading `_`).
+ * identities never share a name on a case-insensitive filesystem (their ASCII letters are lower case, other bytes
+ * encoded, digests in lower case); no name is hidden (a leading dot is encoded) or a Windows device (`con`, `nul`,
+ * `aux`… get a leading `_`).
  */
 export function fileName(identity: string): string {
   const digest = createHash("sha256").update(identity).digest("hex").slice(0, 16);
@@ -44,7 +47,7 @@ export function fileName(identity: string): string {
 /** A line of a creators file as a creator's identity and handle. */
 export function creatorOf(line: string): Omit<Creator, "names"> {
   const handle = line.replace(/^@/, "");
-  const identity = handle.toLowerCase();
+  const identity = handle.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   return { identity, handle, file: fileName(identity) };
 }
 

@@ -7,7 +7,8 @@ export const exitCodes = {
   /** The run finished, but some creators failed (see the manifest), or a one-off call was answered with an error. */
   failed: 1,
   /**
-   * Bad arguments, environment or output folder (checked before anything is sent), another run holding the folder, or
+   * Bad arguments, environment or output folder (checked before anything is sent), another run holding the folder, a
+   * write to the folder that failed (a full disk) or the folder changed while the run went (the run stops at once), or
    * a base address that answers something other than the API (the run stops at its first such answer).
    */
   usage: 2,

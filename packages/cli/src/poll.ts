@@ -6,11 +6,11 @@ import { exitCodes, exportExitCode } from "./exit-codes.js";
 import type { Checkpoint } from "./export/checkpoint.js";
 import { pollCreator } from "./export/creator.js";
 import { OutputFolder } from "./export/folder.js";
-import { buildManifest, type Manifest, type PollSummary, readManifest, writeManifest } from "./export/manifest.js";
+import { buildManifest, type Manifest, type PollSummary, readManifest, saveManifest } from "./export/manifest.js";
 import { onInterrupt, type RunResult, runExport } from "./export/run.js";
 import { checkpointCredits, openExportState } from "./export/state.js";
 import type { Io } from "./io.js";
-import type { Reporter } from "./progress.js";
+import { manifestWhere, type Reporter } from "./progress.js";
 import { UsageError } from "./usage-error.js";
 
 export interface PollArguments extends ConnectionOptions {
@@ -21,6 +21,8 @@ export interface PollArguments extends ConnectionOptions {
   concurrency: number;
   maxCredits?: number | undefined;
   json: boolean;
+  /** `--allow-shared-out` (`FolderOptions.shared`). */
+  allowSharedOut?: boolean | undefined;
 }
 
 /** The export's creators, as its manifest names them. */
@@ -65,8 +67,8 @@ function pollReporter(io: Io, json: boolean, before: Map<string, Checkpoint>, su
     },
     note: (message) => print(message, { event: "note", message }),
     finish: (_manifest, path) => {
-      const line = `poll ${summary.stoppedBecause}: ${summary.creators} creators, ${summary.pages} pages, ${summary.newPosts} new posts, ${summary.creditsCharged} credits charged, ${summary.failed} failed. Manifest: ${path}`;
-      print(line, { event: "finish", manifest: path, ...summary });
+      const line = `poll ${summary.stoppedBecause}: ${summary.creators} creators, ${summary.pages} pages, ${summary.newPosts} new posts, ${summary.creditsCharged} credits charged, ${summary.failed} failed. ${manifestWhere(path)}`;
+      print(line, { event: "finish", manifest: path ?? null, ...summary });
     },
   };
 }
@@ -80,12 +82,12 @@ function pollReporter(io: Io, json: boolean, before: Map<string, Checkpoint>, su
 export async function poll(args: PollArguments, io: Io): Promise<number> {
   const client = scraperClient(args, args.maxCredits);
   checkPlatform(client, args.platform);
-  const peek = await OutputFolder.open(args.out, args.platform, io.redactor, { owner: false });
-  const manifest = await readManifest(peek);
+  const peek = await OutputFolder.open(args.out, args.platform, io.redactor, { owner: false, shared: args.allowSharedOut });
+  const manifest = await readManifest(peek).finally(() => peek.close());
   if (!manifest) throw new UsageError(`--out: ${peek.path} holds no export (no manifest.json): run content-scraper export first`);
   const creators = exportedCreators(manifest);
   const only = args.creators ? new Set((await readCreators(args.creators)).map((creator) => creator.identity)) : undefined;
-  const state = await openExportState(args.out, args.platform, creators, io);
+  const state = await openExportState(args.out, args.platform, creators, io, { shared: args.allowSharedOut });
   try {
     const polled = creators.filter((creator) => state.checkpoints.get(creator.identity)?.status === "done" && (!only || only.has(creator.identity)));
     const summary: PollSummary = { at: new Date().toISOString(), stoppedBecause: "complete", creators: 0, pages: 0, newPosts: 0, creditsCharged: 0, failed: 0 };
@@ -101,11 +103,12 @@ export async function poll(args: PollArguments, io: Io): Promise<number> {
     } finally {
       interruption.dispose();
     }
-    if (!interruption.signal.aborted) await state.runs.end(run);
+    // As an export's run: clean unless aborted, or a write failed (an answer's charge not written).
+    if (!interruption.signal.aborted && !state.folder.failed) await state.runs.end(run);
     summary.stoppedBecause = result.stoppedBecause;
     if (result.problem && result.stoppedBecause !== "maxCredits") reporter.note(`stopped: ${result.problem}`);
-    const updated = buildManifest(args.platform, creators, await state.store.all(creators), manifest.stoppedBecause, state.runs, summary);
-    reporter.finish(updated, await writeManifest(state.folder, updated));
+    const build = (checkpoints: Map<string, Checkpoint>) => buildManifest(args.platform, creators, checkpoints, manifest.stoppedBecause, state.runs, summary);
+    if ((await saveManifest(state, build, creators, reporter)).path === undefined) return exitCodes.usage;
     if (result.stoppedBecause !== "complete") return exportExitCode(result.stoppedBecause, summary.failed);
     return summary.failed > 0 ? exitCodes.failed : exitCodes.ok;
   } finally {

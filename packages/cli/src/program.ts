@@ -26,6 +26,7 @@ Exit status:
   0    every creator exported
   1    finished, some creators failed (see the manifest); a rerun retries those that may succeed
   2    bad arguments, environment or output folder (nothing sent), the folder in use by another run,
+       a write to the folder that failed or a folder changed while the run went (a full disk: the run stops at once),
        or a base address that does not answer as the API does (the run stops at its first such answer)
   3    stopped, resumable: no credits left (402), key refused (401) or --max-credits reached
   4    a fleet's run was lost from Redis (restarted empty, or another coordinator): run the same command again
@@ -38,6 +39,7 @@ interface CommonOptions {
   requestsPerMinute?: number;
   maxRetries?: number;
   timeoutMs?: number;
+  assumeRate?: number;
 }
 
 const withConnection = (command: Command) =>
@@ -46,7 +48,15 @@ const withConnection = (command: Command) =>
     .option("--allow-insecure-http", "allow a plain http:// base address to another machine (the key travels in cleartext)")
     .option("--requests-per-minute <n>", "client-side pacing (default: the API's documented limit)", integer("--requests-per-minute", 1))
     .option("--max-retries <n>", "retries of a refunded or rate-limited answer, with the API's backoff (default: 4)", integer("--max-retries", 0))
-    .option("--timeout-ms <n>", "each request's time, from sending to the last byte (default: the API's timeout for the platform)", integer("--timeout-ms", 1));
+    .option("--timeout-ms <n>", "each request's time, from sending to the last byte (default: the API's timeout for the platform)", integer("--timeout-ms", 1))
+    .option("--assume-rate <n>", "the credits one call costs your account, if you know it: budgets count every call at least this much from the first", integer("--assume-rate", 1));
+
+/** The commands that write an output folder accept one another user owns or can write only when told so by name. */
+const sharedOutOption = () =>
+  new Option(
+    "--allow-shared-out",
+    "accept an --out (or <out>/<platform>) that another user owns or that its group or others can write, and create its files 0660 and folders 0770 (default: refused; files 0600, folders 0700)",
+  );
 
 const redisOption = (description: string) =>
   new Option("--redis [url]", `${description}; without a URL, $CONTENT_SCRAPER_REDIS_URL (a password only from the environment: $CONTENT_SCRAPER_REDIS_PASSWORD)`);
@@ -80,6 +90,7 @@ export function buildProgram(io: Io, setExitCode: (code: number) => void): Comma
       .option("--max-credits <n>", "stop before the export's charges pass this many credits (over all its runs)", integer("--max-credits", 0))
       .option("--concurrency <n>", "creators exported at once (per worker with --redis)", integer("--concurrency", 1), 4)
       .option("--json", "one JSON event per line on stdout instead of a progress display")
+      .addOption(sharedOutOption())
       .addOption(redisOption("run as a fleet on this Redis (redis://host:6379): one BullMQ job per creator"))
       .addOption(new Option("--workers <n>", "worker processes to start on this machine with --redis (default: 2)").argParser(integer("--workers", 0)))
       .addOption(
@@ -94,7 +105,18 @@ export function buildProgram(io: Io, setExitCode: (code: number) => void): Comma
     )
     .action(
       async (
-        options: CommonOptions & { platform: string; creators: string; out: string; maxCredits?: number; concurrency: number; json?: boolean; redis?: string | true; workers?: number; leaseSeconds?: number },
+        options: CommonOptions & {
+          platform: string;
+          creators: string;
+          out: string;
+          maxCredits?: number;
+          concurrency: number;
+          json?: boolean;
+          allowSharedOut?: boolean;
+          redis?: string | true;
+          workers?: number;
+          leaseSeconds?: number;
+        },
       ) => {
         const reporter: ReporterKind = options.json ? "json" : process.stderr.isTTY ? "bar" : "lines";
         const args = { ...options, platform: options.platform as Platform, reporter };
@@ -117,8 +139,9 @@ export function buildProgram(io: Io, setExitCode: (code: number) => void): Comma
       .requiredOption("--export <id>", "the export id `content-scraper export --redis` printed")
       .requiredOption("--out <dir>", "this machine's path to the export's output folder (the coordinator's, shared)")
       .addOption(redisOption("the fleet's Redis (redis://host:6379)"))
-      .option("--concurrency <n>", "creators exported at once (default: the export's)", integer("--concurrency", 1)),
-  ).action(async (options: CommonOptions & { redis?: string | true; export: string; out: string; concurrency?: number }) => {
+      .option("--concurrency <n>", "creators exported at once (default: the export's)", integer("--concurrency", 1))
+      .addOption(sharedOutOption()),
+  ).action(async (options: CommonOptions & { redis?: string | true; export: string; out: string; concurrency?: number; allowSharedOut?: boolean }) => {
     const { runWorker } = await import("./fleet/worker.js");
     const code = await runWorker({ ...options, redis: options.redis ?? true }, io);
     setExitCode(code);
@@ -135,8 +158,9 @@ export function buildProgram(io: Io, setExitCode: (code: number) => void): Comma
       .option("--creators <file>", "poll only these creators")
       .option("--max-credits <n>", "stop before this poll's charges pass this many credits (the next poll goes on from there)", integer("--max-credits", 0))
       .option("--concurrency <n>", "creators polled at once", integer("--concurrency", 1), 4)
-      .option("--json", "one JSON event per page and per creator, and a summary, on stdout"),
-  ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; maxCredits?: number; concurrency: number; json?: boolean }) => {
+      .option("--json", "one JSON event per page and per creator, and a summary, on stdout")
+      .addOption(sharedOutOption()),
+  ).action(async (options: CommonOptions & { platform: string; out: string; creators?: string; maxCredits?: number; concurrency: number; json?: boolean; allowSharedOut?: boolean }) => {
     const { poll } = await import("./poll.js");
     setExitCode(await poll({ ...options, platform: options.platform as Platform, json: options.json === true }, io));
   });

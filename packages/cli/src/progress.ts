@@ -13,7 +13,8 @@ export interface Reporter {
   page(page: PageReport): void;
   creatorEnded(checkpoint: Checkpoint, totals: Totals): void;
   note(message: string): void;
-  finish(manifest: Manifest, manifestPath: string): void;
+  /** The run's end: its manifest, and where it was written (`undefined`: it could not be, and a note said why). */
+  finish(manifest: Manifest, manifestPath: string | undefined): void;
 }
 
 /** Running figures of this run, for the display. */
@@ -42,13 +43,16 @@ export async function createReporter(kind: ReporterKind, io: Io): Promise<Report
 const summary = (checkpoint: Checkpoint) =>
   `${checkpoint.creator}: ${checkpoint.status} (${checkpoint.stoppedBecause ?? "?"}), ${checkpoint.pages} pages, ${checkpoint.posts} posts, ${checkpoint.creditsCharged} credits`;
 
-function finishLine(manifest: Manifest, path: string): string {
+function finishLine(manifest: Manifest, path: string | undefined): string {
   const { creators } = manifest;
   return (
     `export ${manifest.stoppedBecause}: ${creators.done}/${creators.total} creators done, ${creators.failed} failed, ` +
-    `${creators.stopped + creators.pending} to go; ${manifest.pages} pages, ${manifest.posts} posts, ${manifest.creditsCharged} credits charged. Manifest: ${path}`
+    `${creators.stopped + creators.pending} to go; ${manifest.pages} pages, ${manifest.posts} posts, ${manifest.creditsCharged} credits charged. ${manifestWhere(path)}`
   );
 }
+
+/** Where the manifest is, for a finish line. */
+export const manifestWhere = (path: string | undefined) => (path === undefined ? "Manifest not written (see above)." : `Manifest: ${path}`);
 
 /** Plain lines, one per creator finished and a summary: for logs and pipes. */
 function lineReporter(io: Io): Reporter {
@@ -78,7 +82,7 @@ function jsonReporter(io: Io): Reporter {
     note: (message) => emit({ event: "note", message }),
     finish: (manifest, path) => {
       const { entries: _entries, ...totals } = manifest;
-      emit({ event: "finish", manifest: path, ...totals });
+      emit({ event: "finish", manifest: path ?? null, ...totals });
     },
   };
 }

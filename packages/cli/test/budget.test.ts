@@ -1,4 +1,5 @@
 import type { RunningMock } from "@content-scraper/mock";
+import { startRateProxy } from "@content-scraper/test-server/rate-proxy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiKey, creatorsFile, exportArgs, ledger, readExport, readManifest, runCli, startSandbox, tempDir } from "./harness.js";
 
@@ -38,6 +39,24 @@ describe("credits", () => {
     expect([manifest.creditsUnseen, manifest.unreconciledRuns]).toEqual([0, 0]);
     expect(manifest.pages).toBe(sandbox.postsPages);
     expect((await readExport(out)).duplicates).toEqual([]);
+  });
+
+  test.each([3, 25])("at an account rate of %i, --max-credits 30 is passed by one call's difference at most", async (rate) => {
+    await mock.reset();
+    const proxy = await startRateProxy(mock.baseUrls.scraper, rate);
+    try {
+      const { path } = await creatorsFile(dir.path, 50, `rate${rate}`);
+      const out = `${dir.path}/rate${rate}`;
+      const args = exportArgs(mock, path, out, ["--concurrency", "8", "--max-credits", "30"]).map((arg) => (arg === mock.baseUrls.scraper ? proxy.baseUrl : arg));
+      const result = await runCli(args);
+      expect(result.code).toBe(3);
+      const manifest = await readManifest(out);
+      expect(manifest.stoppedBecause).toBe("maxCredits");
+      expect(proxy.charged).toBeLessThanOrEqual(30 + rate - 1);
+      expect(manifest.creditsCharged).toBe(proxy.charged);
+    } finally {
+      await proxy.close();
+    }
   });
 
   test("--max-credits bounds every run's total (all runs together), and a larger budget continues", async () => {

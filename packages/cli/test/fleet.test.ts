@@ -52,9 +52,10 @@ describe("content-scraper export --redis (a BullMQ fleet)", () => {
     const { path, creators } = await creatorsFile(world.dir.path, 30, "survivor");
     const out = `${world.dir.path}/survivor`;
     const clean = await uninterrupted(path, "survivor");
-    // Every worker's first two pages are held by the sandbox: three workers of two creators each, all in flight.
+    // Every worker's first two pages are held by the sandbox: three workers of two creators each, all in flight (the
+    // sandbox's rate given, so that no page waits for a first one to show it).
     await holdRequests(world.mock, 6);
-    const coordinator = spawnCli(exportArgs(world.mock, path, out, [...fleetArgs(3, 2), "--max-credits", "1000"]));
+    const coordinator = spawnCli(exportArgs(world.mock, path, out, [...fleetArgs(3, 2), "--max-credits", "1000", "--assume-rate", "1"]));
     await untilHeld(world.mock);
     const [victim] = workersOf(coordinator.pid as number);
     process.kill(victim as number, "SIGKILL");

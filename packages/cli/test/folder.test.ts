@@ -1,4 +1,5 @@
-import { mkdir, readFile, symlink, truncate, writeFile, appendFile, unlink } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { appendFile, chmod, chown, lstat, mkdir, readdir, readFile, rename, stat, symlink, truncate, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -75,7 +76,7 @@ describe("the output folder is checked before any call", () => {
     for (const out of ["/proc/nope", `${world.dir.path}/a-file`, `${world.dir.path}/a-file/below`]) {
       const result = await runCli(exportArgs(world.mock, path, out));
       expect(result.code, `${out}: ${result.stderr}`).toBe(2);
-      expect(result.stderr).toMatch(/^content-scraper: --out: cannot create \S+ \((ENOENT|EEXIST|ENOTDIR)\)\n$/);
+      expect(result.stderr).toMatch(/^content-scraper: --out: cannot (create|open) \S+ \((ENOENT|EEXIST|ENOTDIR): [a-z ]+\)\n$/);
     }
     expect((await ledger(world.mock)).requests).toBe(0);
   });
@@ -120,6 +121,94 @@ describe("the output folder is checked before any call", () => {
     expect(result.stderr).toMatch(/stopped: cannot write .* \(it is a link, which the export does not follow\)|is not a regular file \(a link/);
     expect(await readFile(target, "utf8")).toBe("precious\n");
     expect((await readManifest(out)).stoppedBecause).toBe("outputFolder");
+  });
+});
+
+/** Every entry under `root` (links not followed): its kind, mode and owner, and a file's text. */
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const name of await readdir(root)) {
+    const path = join(root, name);
+    const stats = await lstat(path);
+    const what = `${stats.isDirectory() ? "folder" : stats.isFile() ? "file" : "other"} ${(stats.mode & 0o7777).toString(8)} ${stats.uid}`;
+    found[name] = stats.isFile() ? `${what} ${await readFile(path, "utf8")}` : what;
+    if (stats.isDirectory()) for (const [below, value] of Object.entries(await snapshot(path))) found[`${name}/${below}`] = value;
+  }
+  return found;
+}
+
+/**
+ * Runs an export of `args` and, while the sandbox holds its first page, swaps `<out>/<platform>` for a link to `target`
+ * (the folder moved aside, as its owner could): answers how the run ended.
+ */
+async function exportWithSwap(args: string[], out: string, target: string) {
+  await holdRequests(world.mock, 1);
+  const running = spawnCli(args);
+  await untilHeld(world.mock);
+  await rename(join(out, platform), join(out, `${platform}.moved`));
+  await symlink(target, join(out, platform));
+  await release(world.mock);
+  return running.result;
+}
+
+describe("files only where the user pointed", () => {
+  test("the platform folder swapped mid-run for a link to another export's: the run stops with exit 2, that export untouched", async () => {
+    await world.mock.reset();
+    const { path } = await creatorsFile(world.dir.path, 3, "swapped");
+    const other = `${world.dir.path}/swapped-other`;
+    expect((await runCli(exportArgs(world.mock, path, other))).code).toBe(0);
+    const before = await snapshot(other);
+    const out = `${world.dir.path}/swapped`;
+    const result = await exportWithSwap(exportArgs(world.mock, path, out, ["--concurrency", "1"]), out, join(other, platform));
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`${join(out, platform)} changed while the export ran \\(moved, replaced or made a link\\): nothing more is written there`));
+    expect(await snapshot(other)).toEqual(before);
+    // What the run wrote went into its own folder, moved aside: within --out.
+    expect(Object.keys(await snapshot(join(out, `${platform}.moved`)))).toContain(fileName("swapped.0"));
+  });
+
+  test("an --out another user owns, or that others can write, is refused unless --allow-shared-out; its owner's swap to a root-only folder then stops the run, that folder untouched", async (context) => {
+    if (process.getuid?.() !== 0) return context.skip("not root: the test gives a folder to nobody");
+    await world.mock.reset();
+    const { path } = await creatorsFile(world.dir.path, 3, "shared");
+    const nobody = Number(execFileSync("id", ["-u", "nobody"], { encoding: "utf8" }));
+    const out = `${world.dir.path}/shared`;
+    await mkdir(out);
+    await chown(out, nobody, nobody);
+    const refused = await runCli(exportArgs(world.mock, path, out));
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toBe(
+      `content-scraper: --out: ${out} belongs to another user (uid ${nobody}), who could swap what it holds for links: use a folder of your own, or pass --allow-shared-out to accept it\n`,
+    );
+    const open = `${world.dir.path}/open`;
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const writable = await runCli(exportArgs(world.mock, path, open));
+    expect(writable.code, writable.stderr).toBe(2);
+    expect(writable.stderr).toMatch(/--out: \S+ is writable by its group and others \(mode 777\), who could swap what it holds for links/);
+    expect([await readdir(out), await readdir(open)]).toEqual([[], []]);
+    expect((await ledger(world.mock)).requests, "nothing was sent").toBe(0);
+
+    // Told by name, the run takes the shared folder; its owner swaps the export's folder for a link to root's own.
+    const secret = `${world.dir.path}/root-only`;
+    await mkdir(join(secret, platform), { recursive: true });
+    await chmod(secret, 0o700);
+    await writeFile(join(secret, platform, "manifest.json"), "root's own\n");
+    const before = await snapshot(secret);
+    const result = await exportWithSwap(exportArgs(world.mock, path, out, ["--allow-shared-out", "--concurrency", "1"]), out, join(secret, platform));
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/changed while the export ran \(moved, replaced or made a link\): nothing more is written there/);
+    expect(await snapshot(secret)).toEqual(before);
+  });
+
+  test("files are created 0600 and folders 0700", async () => {
+    await world.mock.reset();
+    const { path } = await creatorsFile(world.dir.path, 2, "private");
+    const out = `${world.dir.path}/private/below`;
+    expect((await runCli(exportArgs(world.mock, path, out))).code).toBe(0);
+    const modes = Object.values(await snapshot(`${world.dir.path}/private`)).map((entry) => entry.split(" ").slice(0, 2).join(" "));
+    expect(new Set(modes)).toEqual(new Set(["folder 700", "file 600"]));
+    expect(((await stat(`${world.dir.path}/private`)).mode & 0o777).toString(8)).toBe("700");
   });
 });
 

@@ -1,7 +1,9 @@
 // A creator handed from one worker to another (a lease that lapsed while Redis was frozen, say): the worker that lost
 // it writes nothing more, and a page it had in flight as the new owner opened the file is cut off, never left beside
 // the new owner's copy of it. Two processings of one creator file, driven step by step.
+import { appendFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { postKey } from "@content-scraper/client";
 import { Redactor } from "@content-scraper/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { OutputFolder } from "../src/export/folder.js";
@@ -28,6 +30,32 @@ async function folder() {
 async function ids(out: OutputFolder): Promise<string[]> {
   const text = await readFile(out.file(file), "utf8");
   return text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as { post: { id: string } }).post.id);
+}
+
+const lines = (items: ExportLine[]) => items.map((line) => `${JSON.stringify(line)}\n`).join("");
+
+/**
+ * The folder, as a new owner opening a file sees it while another process writes: `meanwhile` runs once, right after
+ * the file's size is first read (by path, or through the file's descriptor).
+ */
+function racing(out: OutputFolder, meanwhile: () => void): OutputFolder {
+  let raced = false;
+  const once = <T>(value: T) => {
+    if (!raced) meanwhile();
+    raced = true;
+    return value;
+  };
+  return {
+    path: out.path,
+    file: (name: string) => out.file(name),
+    read: (name: string) => out.read(name),
+    truncate: (name: string, bytes: number) => out.truncate(name, bytes),
+    size: async (name: string) => once(await out.size(name)),
+    append: async (name: string) => {
+      const handle = await out.append(name);
+      return { ...handle, size: async () => once(await handle.size()) };
+    },
+  } as unknown as OutputFolder;
 }
 
 /** A claim on the creator that another worker can take: `holding` throws once it has. */
@@ -84,6 +112,21 @@ describe("a creator handed to another worker", () => {
     await expect(old.append(page(5))).rejects.toBeInstanceOf(CreatorTakenError);
     await owner.append(page(3));
     expect(await ids(out)).toEqual(["1", "2", "3", "4"]);
+    await Promise.all([old.close(), owner.close()]);
+  });
+
+  it("a page another worker appends while the new owner opens the file is neither taken for written nor kept: its posts are written once", async () => {
+    const out = await folder();
+    const old = (await openCreatorOutput(out, file, 0, claim().holding)) as NonNullable<Awaited<ReturnType<typeof openCreatorOutput>>>;
+    const checkpoint = await old.append(page(1));
+    // The old worker's page 3 lands right after the new owner learnt the file's size, before it read the posts.
+    const owner = (await openCreatorOutput(racing(out, () => appendFileSync(out.file(file), lines(page(3)))), file, checkpoint, claim().holding)) as NonNullable<
+      Awaited<ReturnType<typeof openCreatorOutput>>
+    >;
+    expect([...owner.seen].sort()).toEqual(["shortvideo:1", "shortvideo:2"]);
+    // The owner fetches page 3 again and writes what it has not seen (as an export's page is written), then page 5.
+    for (const next of [page(3), page(5)]) await owner.append(next.filter((line) => line.kind === "post" && !owner.seen.has(postKey(line.post))));
+    expect(await ids(out)).toEqual(["1", "2", "3", "4", "5", "6"]);
     await Promise.all([old.close(), owner.close()]);
   });
 });

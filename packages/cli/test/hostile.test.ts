@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningMock } from "@content-scraper/mock";
-import { type Received, type ScriptedServer, startScriptedServer } from "@content-scraper/test-server";
+import { echoes, leakedForms, type Received, type ScriptedServer, startScriptedServer } from "@content-scraper/test-server";
 import { startRedis } from "@content-scraper/test-server/redis";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiKey, type CliResult, creatorsFile, eventually, exportArgs, platform, readManifest, runCli, spawnCli, startSandbox, tempDir, workersOf } from "./harness.js";
+import { type CliResult, creatorsFile, eventually, exportArgs, platform, readManifest, runCli, spawnCli, startSandbox, tempDir, workersOf } from "./harness.js";
 
 // The CLI against servers that misbehave on purpose: one that echoes the key into every answer, one that lies about
 // money, and a Redis written by someone else. Whatever they do, no credential reaches a file, a stream or an argv, no
@@ -15,7 +15,10 @@ import { apiKey, type CliResult, creatorsFile, eventually, exportArgs, platform,
 let server: ScriptedServer;
 let mock: RunningMock;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-const redisPassword = "redis-pass-7c1e0f4a";
+const redisPassword = "redis-pass-7c1e0f4a9b2d6e8f";
+// A key with a random part as long as a real one's: each half of it is a credential's worth.
+const echoedKey = "scrape_live_cli_h0stile_Key_7c1e0f4a9b2d";
+const keyPrefix = "scrape_live_";
 let redis: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {
   server = await startScriptedServer("/api/v1");
@@ -34,19 +37,27 @@ const json = (response: Parameters<Parameters<ScriptedServer["script"]>[0]>[1], 
   void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
 /**
- * A server that answers like the API, but puts the key it received everywhere it can: the profile's name, every post's
- * title, the cursor, the request id, an error's message, a plain-text 500.
+ * A server that answers like the API, but puts the key it received everywhere it can, in every encoding a server may
+ * give it (`echoes`): the profile's name, a post's title and page for each, the cursor, the request id, an error's
+ * message, a plain-text 500. The JSON it writes by hand keeps its escapes as sent (a `\u0073` reads as an `s`), and
+ * the titles hold them as text.
  */
 function reflecting(request: Received, response: Parameters<typeof json>[0]) {
   const key = String(request.headers["x-api-key"]);
+  const pieces = echoes.flatMap((echo) => echo.pieces(key, keyPrefix));
+  const all = pieces.join(" ");
   const body = JSON.parse(request.body || "{}") as { username?: string; cursor?: string };
   const meta = { credits_charged: 1, credits_remaining: 1000 };
-  if (body.username === "notfound") return json(response, 404, { error: "PROFILE_NOT_FOUND", message: `no profile for key ${key}`, request_id: `req_${key}` });
-  if (body.username === "broken") return void response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${key}`);
-  if (request.path.endsWith("/profile")) return json(response, 200, { data: { username: body.username, display_name: `echo ${key}`, follower_count: 1 }, meta, upstream_calls: 1, request_id: `req_${key}` });
+  const byHand = (status: number, text: string) => void response.writeHead(status, { "content-type": "application/json", "x-echo": pieces[0] as string }).end(text);
+  if (body.username === "notfound") return byHand(404, `{"error":"PROFILE_NOT_FOUND","message":"no profile for key ${all}","request_id":"req_${pieces[1]}"}`);
+  if (body.username === "broken") return void response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${all}`);
+  const metaText = JSON.stringify(meta);
+  if (request.path.endsWith("/profile")) {
+    return byHand(200, `{"data":{"username":"${body.username}","display_name":"echo ${all}","follower_count":1},"meta":${metaText},"upstream_calls":1,"request_id":"req_${pieces[2]}"}`);
+  }
   const page = body.cursor ? 2 : 1;
-  const posts = [1, 2, 3].map((n) => ({ id: `${body.username}-${page}-${n}`, platform, title: `key ${key} ${encodeURIComponent(key)}`, postPage: `https://v.example/${key}` }));
-  return json(response, 200, { data: { posts, next_cursor: page === 1 ? `next-${key}` : null }, meta, upstream_calls: 1, request_id: `req_${page}_${key}` });
+  const posts = pieces.map((piece, n) => ({ id: `${body.username}-${page}-${n}`, platform, title: `key ${piece}`, postPage: `https://v.example/${piece}` }));
+  return json(response, 200, { data: { posts, next_cursor: page === 1 ? `next-${pieces[3]}` : null }, meta, upstream_calls: 1, request_id: `req_${page}_${pieces[4]}` });
 }
 
 /** Every file under `root`, dotfiles and sub-folders included. */
@@ -60,38 +71,39 @@ async function everyFile(root: string): Promise<string[]> {
   return found;
 }
 
-/** The forms a credential could take in a file or a stream. */
-const formsOf = (secret: string) => [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
-
-/** Asserts that no stream and no file under `root` holds any form of the secrets; answers how many files were read. */
-async function expectNoSecret(root: string, results: CliResult[], secrets: string[]): Promise<number> {
+/**
+ * Asserts that no stream and no file under `root` holds any of the secrets (each with its public prefix) in any
+ * encoding a server may give it; answers how many files were read.
+ */
+async function expectNoSecret(root: string, results: CliResult[], secrets: Array<[secret: string, publicPrefix: string]>): Promise<number> {
   const files = await everyFile(root);
   const texts = [...results.flatMap((result) => [result.stdout, result.stderr]), ...(await Promise.all(files.map((file) => readFile(file, "utf8"))))];
-  for (const secret of secrets) for (const form of formsOf(secret)) for (const text of texts) expect(text.includes(form), `a credential in ${text.slice(0, 200)}`).toBe(false);
+  for (const [secret, publicPrefix] of secrets) expect(leakedForms(texts, secret, publicPrefix)).toEqual([]);
   return files.length;
 }
 
 describe("a server that echoes the key", () => {
-  test("export, poll and a one-off call write and print no key: files, manifest, checkpoints, journal, stdout and stderr", async () => {
+  test("export, poll and a one-off call write and print no key in any encoding: files, manifest, checkpoints, journal, stdout and stderr", async () => {
     server.script(reflecting);
     const creators = `${dir.path}/echo.txt`;
     const { writeFile } = await import("node:fs/promises");
     await writeFile(creators, "creator.one\ncreator.two\nnotfound\nbroken\n");
     const out = `${dir.path}/echo`;
     const base = ["--base-url", server.baseUrl, "--max-retries", "0", "--concurrency", "1"];
+    const env = { SCRAPER_API_KEY: echoedKey };
     const results: CliResult[] = [];
-    results.push(await runCli(["export", "--platform", platform, "--creators", creators, "--out", out, "--json", ...base]));
+    results.push(await runCli(["export", "--platform", platform, "--creators", creators, "--out", out, "--json", ...base], env));
     // The plain-text 500 is not the API's envelope: the run stops there, with its (redacted) message.
     expect(results[0]?.code, results[0]?.stderr).toBe(2);
-    results.push(await runCli(["export", "--platform", platform, "--creators", creators, "--out", out, ...base]));
-    results.push(await runCli(["poll", "--platform", platform, "--out", out, ...base]));
-    results.push(await runCli(["profile", platform, "notfound", ...base.slice(0, 4)]));
-    results.push(await runCli(["posts", platform, "creator.one", ...base.slice(0, 4)]));
+    results.push(await runCli(["export", "--platform", platform, "--creators", creators, "--out", out, ...base], env));
+    results.push(await runCli(["poll", "--platform", platform, "--out", out, ...base], env));
+    results.push(await runCli(["profile", platform, "notfound", ...base.slice(0, 4)], env));
+    results.push(await runCli(["posts", platform, "creator.one", ...base.slice(0, 4)], env));
     const manifest = await readManifest(out);
     expect(manifest.entries.map((entry) => entry.status)).toEqual(["done", "done", "failed", "stopped"]);
     expect(manifest.entries[2]?.error?.message).toMatch(/no profile for key \[redacted\]/);
-    expect(server.requests.every((request) => request.headers["x-api-key"] === apiKey), "the server did get the key, and echoed it").toBe(true);
-    expect(await expectNoSecret(out, results, [apiKey])).toBeGreaterThanOrEqual(8);
+    expect(server.requests.every((request) => request.headers["x-api-key"] === echoedKey), "the server did get the key, and echoed it").toBe(true);
+    expect(await expectNoSecret(out, results, [[echoedKey, keyPrefix]])).toBeGreaterThanOrEqual(8);
   });
 
   test("a fleet on a Redis with a password: no key and no password in any file, stream or process's argv", async () => {
@@ -99,7 +111,7 @@ describe("a server that echoes the key", () => {
     const { path } = await creatorsFile(dir.path, 6, "echoed");
     const out = `${dir.path}/echo-fleet`;
     const url = `redis://127.0.0.1:${redis.port}`;
-    const env = { CONTENT_SCRAPER_REDIS_PASSWORD: redisPassword };
+    const env = { CONTENT_SCRAPER_REDIS_PASSWORD: redisPassword, SCRAPER_API_KEY: echoedKey };
     const args = ["export", "--platform", platform, "--creators", path, "--out", out, "--base-url", server.baseUrl, "--json", "--redis", url, "--workers", "2"];
     const running = spawnCli(args, env);
     // The coordinator and its workers, while they run: what `ps` shows every user of the machine.
@@ -113,7 +125,7 @@ describe("a server that echoes the key", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(argv).toContain("worker --export");
     expect(argv).not.toContain(redisPassword);
-    expect(await expectNoSecret(out, [result], [apiKey, redisPassword])).toBeGreaterThanOrEqual(12);
+    expect(await expectNoSecret(out, [result], [[echoedKey, keyPrefix], [redisPassword, ""]])).toBeGreaterThanOrEqual(12);
 
     // A password on the command line is refused, and not repeated.
     const refused = await runCli([...args.slice(0, -4), "--redis", `redis://:${redisPassword}@127.0.0.1:${redis.port}`]);

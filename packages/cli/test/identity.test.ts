@@ -61,6 +61,23 @@ describe("one identity per creator, one safe file per identity", () => {
     expect((await ledger(mock)).requests).toBe(requests);
   });
 
+  test("only ASCII letters fold: the Kelvin sign (U+212A) is not a k, so its line fails alone and Kitchen/kitchen is exported", async () => {
+    await mock.reset();
+    const path = join(dir.path, "kelvin.txt");
+    // Unicode's lower case of "\u212Aitchen" is "kitchen": first in the file, it used to name the merged creator.
+    await writeFile(path, "\u212Aitchen\nKitchen\nkitchen\n");
+    const out = `${dir.path}/kelvin`;
+    const result = await runCli(exportArgs(mock, path, out));
+    expect(result.code, result.stderr).toBe(1);
+    const manifest = await readManifest(out);
+    expect(manifest.entries.map((entry) => [entry.creator, entry.names, entry.status, entry.error?.code])).toEqual([
+      ["\u212Aitchen", ["\u212Aitchen"], "failed", "INVALID_INPUT"],
+      ["kitchen", ["Kitchen", "kitchen"], "done", undefined],
+    ]);
+    expect(manifest.entries[0]?.file).not.toBe(manifest.entries[1]?.file);
+    expect(manifest.creditsCharged).toBe((await ledger(mock)).credits);
+  });
+
   test("numeric-looking handles are creators in a fleet too (BullMQ job ids are digests)", async () => {
     await mock.reset();
     const redis = await startRedis();

@@ -1,5 +1,5 @@
-import { type Answer, type CreditReservation, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, parseJson, send } from "@content-scraper/runtime";
-import { ScraperApiError, ScraperError, ScraperInputError, ScraperAbortError, ScraperResponseError } from "./errors.js";
+import { type AccountRate, type Answer, type CreditReservation, memoryBudgetStore, memoryRateLimitStore, type Outgoing, Pacer, parseJson, type Redactor, send } from "@content-scraper/runtime";
+import { ScraperAbortError, ScraperApiError, ScraperConnectionError, ScraperError, ScraperInputError, ScraperResponseError } from "./errors.js";
 import {
   apiError,
   type CallDefaults,
@@ -22,7 +22,7 @@ import {
   resolveOptions,
   type ScraperClientOptions,
 } from "./options.js";
-import { apiKey, isNormalizedId, type OperationRules, operation, platformsWith } from "./rules.js";
+import { accountRated, apiKey, expectedPrice, isNormalizedId, type OperationRules, operation, platformsWith } from "./rules.js";
 import type {
   AudienceData,
   AudiencePlatform,
@@ -48,6 +48,8 @@ interface Family {
   auth: Readonly<Record<string, string>>;
   ledger: Ledger;
   send: ExchangeConfig["send"];
+  /** The highest credits per call each operation priced at the account's rate has been charged. */
+  rates: Map<string, number>;
 }
 
 /**
@@ -69,6 +71,7 @@ function createFamily(resolved: ResolvedOptions): Family {
     auth: { [apiKey.name]: resolved.apiKey },
     ledger,
     send: scraperSendConfig(resolved, pacer, ledger, resolved.hooks, redactor),
+    rates: new Map(),
   };
 }
 
@@ -77,6 +80,7 @@ function creditBudget(budget: NonNullable<ResolvedOptions["budget"]>, apiKeyValu
   const key = storeKey("scraper-budget", budget.key, budget.store !== undefined, apiKeyValue);
   return new CreditBudget(budget.store ?? memoryBudgetStore(), Promise.resolve(key), budget.maxCredits);
 }
+
 
 /** One budget's hold on a call: released (settled at 0) if a later budget refuses the call. */
 interface Hold {
@@ -183,6 +187,15 @@ export class ScraperClient {
   }
 
   /**
+   * `value` (a string, or an array or plain object of them) without this client's key in any form a server may echo it
+   * (see `Redactor`), for data passed on: to a file, to an agent. Errors, log lines, hook events and `meta` come
+   * redacted already; `data` comes as the service sent it.
+   */
+  redact<T>(value: T): T {
+    return this.#family.options.redactor.value(value);
+  }
+
+  /**
    * The budget's limit, what it has spent and what it holds for calls in flight: the one `withBudget` added last, else
    * the client's own; `undefined` without a budget.
    */
@@ -223,12 +236,14 @@ export class ScraperClient {
    * exactly there (at most its page fetched again, no post yielded twice).
    */
   walkPosts<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<ListedPost<P>> {
-    return walkItems<PostsData<P>, ListedPost<P>>(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal, unseenPost(), postKey);
+    const rules = this.#rules(platform, "Posts");
+    return walkItems<PostsData<P>, ListedPost<P>>(rules, this.#postsPage<P>(platform, username, options), options, this.#price(rules), options.signal, unseenPost(), postKey);
   }
 
   /** The pages of a creator's catalog, with their `meta`, `nextCursor` and posts; resumable like `walkPosts`. */
   walkPages<P extends Platform>(platform: P, username: string, options: PostsWalkOptions<P> = {} as PostsWalkOptions<P>): Walk<PostsPage<P>> {
-    return walkPages(this.#rules(platform, "Posts"), this.#postsPage<P>(platform, username, options), options, options.signal);
+    const rules = this.#rules(platform, "Posts");
+    return walkPages(rules, this.#postsPage<P>(platform, username, options), options, this.#price(rules), options.signal);
   }
 
   /**
@@ -241,7 +256,22 @@ export class ScraperClient {
     if (typeof options?.seen?.has !== "function") throw new ScraperInputError("seen", "seen must be a Set (or anything with has()) of post ids.");
     const { seen, ...rest } = options;
     const page = this.#postsPage<P>(platform, username, rest as unknown as PostsWalkOptions<P>);
-    return walkItems<PostsData<P>, ListedPost<P>>(rules, page, { maxPages: 1 }, options.signal, unseenPost(seen), postKey);
+    return walkItems<PostsData<P>, ListedPost<P>>(rules, page, { maxPages: 1 }, this.#price(rules), options.signal, unseenPost(seen), postKey);
+  }
+
+  /**
+   * The credits one call of `operationId` costs this account, as far as this client knows: the highest it (or a client
+   * derived from it) has seen the operation charged, or `assumeRate`, whichever is more; `undefined` when it knows
+   * neither. Budgets and walks count a call at this rate when it is above the description's price.
+   */
+  accountRate(operationId: string): number | undefined {
+    const { assumeRate } = this.#family.options;
+    const seen = this.#family.rates.get(operationId);
+    return seen === undefined ? assumeRate : Math.max(seen, assumeRate ?? 0);
+  }
+
+  #price(rules: OperationRules): number {
+    return expectedPrice(rules, this.accountRate(rules.operationId));
   }
 
   toJSON(): { baseUrl: string } {
@@ -271,7 +301,10 @@ export class ScraperClient {
     const { result, envelope } = await this.#send(outgoing, rules, options, true, body);
     const { response, attempts, elapsedMs } = result;
     const success = envelope as SuccessEnvelope;
-    return { data: success.data as Data, meta: successMeta(success, response.headers), response: { status: response.status, headers: response.headers, attempts, elapsedMs } };
+    // What the SDK adds is redacted; `data` is returned as the service sent it (redacting every body would cost every call).
+    const { redactor } = this.#family.options;
+    const headers = redactor.headers(response.headers);
+    return { data: success.data as Data, meta: successMeta(success, headers, redactor), response: { status: response.status, headers, attempts, elapsedMs } };
   }
 
   /**
@@ -280,17 +313,22 @@ export class ScraperClient {
    * (`throwApiErrors` false) return error answers to openapi-fetch; a malformed success fails both doors.
    */
   async #send(outgoing: Outgoing, rules: OperationRules | undefined, options: ExchangeOptions, throwApiErrors: boolean, body?: unknown): Promise<Verdict> {
-    const { ledger, options: resolved } = this.#family;
+    const { ledger, options: resolved, rates } = this.#family;
     const price = rules && "credits" in rules ? rules.credits.standard : 0;
     const details = callDetails(rules, ++ledger.requests);
     let holds: Hold[] = [];
     try {
       // Without a budget nothing is reserved nor settled: no await of the hot path for them.
-      if (price > 0 && this.#budgets.length > 0) holds = await this.#reserve(callName(outgoing, rules), price);
+      if (price > 0 && this.#budgets.length > 0) {
+        const rate = rules && accountRated(rules) ? { operation: rules.operationId, known: resolved.assumeRate !== undefined || rates.has(rules.operationId) } : undefined;
+        holds = await this.#reserve(callName(outgoing, rules), this.#price(rules as OperationRules), rate, options.signal);
+      }
       const { request, call } = prepare(this.#config, outgoing, rules, options, details);
       const result: Exchange = { rules, ...(await send(this.#config.send, request, call)) };
-      const verdict = judge(result, price);
+      const verdict = judge(result, price, resolved.redactor);
       ledger.creditsCharged += verdict.charged;
+      const rate = observedRate(verdict);
+      if (rate !== undefined && accountRated(rules)) rates.set((rules as OperationRules).operationId, Math.max(rate, rates.get((rules as OperationRules).operationId) ?? 0));
       resolved.logger.info?.(`scraper: ${callName(outgoing, rules)} answered ${result.response.status} in ${Math.round(result.elapsedMs)} ms, ${verdict.charged} credit(s)`, {
         ...details,
         identifier: identifierOf(body),
@@ -300,25 +338,27 @@ export class ScraperClient {
         creditsCharged: verdict.charged,
         requestId: verdict.envelope?.request_id ?? (verdict.failure instanceof ScraperApiError ? verdict.failure.requestId : undefined),
       });
-      if (holds.length > 0) await this.#settle(holds, budgetCharge(verdict, price));
+      if (holds.length > 0) await this.#settle(holds, budgetCharge(verdict, price), rate);
       holds = [];
       this.#checked(verdict);
       if (verdict.failure && (throwApiErrors || verdict.failure instanceof ScraperResponseError)) throw verdict.failure;
       return verdict;
     } catch (thrown) {
       const error = resolved.redactor.error(thrown);
-      // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget keeps its price.
-      await this.#settle(holds, error instanceof ScraperAbortError && !error.inFlight ? 0 : price);
+      // No answer (a timeout, a broken connection, an abort in flight): the service may have billed it, so the budget
+      // keeps what it reserved. A request that never left this machine cannot have been billed.
+      const unsent = (error instanceof ScraperAbortError || error instanceof ScraperConnectionError) && !error.inFlight;
+      await this.#settle(holds, unsent ? 0 : "reserved");
       if (error instanceof ScraperError) resolved.hooks?.onError?.({ name: callName(outgoing, rules), details, error });
       throw error;
     }
   }
 
   /** Reserves `price` under every budget, outermost first; a refusal (or a store's failure) releases what was held. */
-  async #reserve(name: string, price: number): Promise<Hold[]> {
+  async #reserve(name: string, price: number, rate: AccountRate | undefined, signal: AbortSignal | undefined): Promise<Hold[]> {
     const holds: Hold[] = [];
     try {
-      for (const budget of this.#budgets) holds.push({ budget, reservation: await budget.reserve(name, price) });
+      for (const budget of this.#budgets) holds.push({ budget, reservation: await budget.reserve(name, price, rate, signal) });
     } catch (error) {
       await this.#settle(holds, 0);
       throw error;
@@ -326,10 +366,11 @@ export class ScraperClient {
     return holds;
   }
 
-  async #settle(holds: readonly Hold[], charged: number): Promise<void> {
+  /** Settles every hold at `charged`, or at what each reserved (`"reserved"`: an outcome that may have been billed); `rate` as the answer showed it. */
+  async #settle(holds: readonly Hold[], charged: number | "reserved", rate?: number): Promise<void> {
     for (const { budget, reservation } of holds) {
       try {
-        await budget.settle(reservation, charged);
+        await budget.settle(reservation, charged === "reserved" ? reservation.credits : charged, rate);
       } catch (error) {
         // A store out of reach: the reservation lapses as the store says; the call's own outcome stands.
         this.#family.options.logger.warn?.("scraper: the budget store failed to settle a reservation", { error: String(error) });
@@ -358,10 +399,10 @@ const jsonHeaders = { "content-type": "application/json" };
  * `upstream_calls`), else a `ScraperResponseError` naming the operation; its charge is `meta.credits_charged`. An
  * error answer is a `ScraperApiError`, charged only when it is the service's own (see `apiError`).
  */
-function judge(result: Exchange, price: number): Verdict {
+function judge(result: Exchange, price: number, redactor: Redactor): Verdict {
   const { rules, response, text } = result;
   if (!response.ok) {
-    const failure = apiError(result);
+    const failure = apiError(result, redactor);
     return { result, envelope: undefined, failure, charged: failure.creditsCharged ?? (failure.billed ? price : 0) };
   }
   if (!rules) return { result, envelope: undefined, failure: undefined, charged: 0 };
@@ -375,6 +416,12 @@ function judge(result: Exchange, price: number): Verdict {
   }
   const envelope = parsed as SuccessEnvelope;
   return { result, envelope, failure: undefined, charged: envelope.meta.credits_charged };
+}
+
+/** What one call cost the account, where the answer said (a success's `meta`, a billed error's header), if anything. */
+function observedRate({ envelope, failure }: Verdict): number | undefined {
+  const charged = envelope ? envelope.meta.credits_charged : failure instanceof ScraperApiError ? failure.creditsCharged : undefined;
+  return charged !== undefined && charged > 0 ? charged : undefined;
 }
 
 /**

@@ -97,9 +97,22 @@ export class ScraperBudgetError extends ScraperError {
   }
 }
 
-/** The connection failed or the body was cut off. Whether the service ran the request is unknown, so it is not retried. */
+/**
+ * The connection failed or the body was cut off. Not retried by the client. `inFlight` false: the request never left
+ * this machine (a refused connection, a name that did not resolve), so nothing was billed and it is `retryable`;
+ * otherwise whether the service ran it is unknown.
+ */
 export class ScraperConnectionError extends ScraperError {
   override name = "ScraperConnectionError";
+  readonly retryable: boolean;
+  constructor(
+    message: string,
+    readonly inFlight: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.retryable = !inFlight;
+  }
 }
 
 /**

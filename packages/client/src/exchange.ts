@@ -1,5 +1,7 @@
 import {
+  bodyExcerpt,
   countHeader,
+  describeConnectionFailure,
   optionalString,
   type Outgoing,
   type Pacer,
@@ -65,7 +67,7 @@ export interface ScraperCall extends SendOptions {
 /** The scraper's errors for what happens on the way: each names the operation, none carries the key. */
 const scraperErrors: SendErrors<ScraperCall> = {
   timeout: (call, timeoutMs, inFlight) => new ScraperTimeoutError(call.rules?.operationId, timeoutMs, inFlight),
-  connection: (call, cause) => new ScraperConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
+  connection: (call, cause, inFlight) => new ScraperConnectionError(describeConnectionFailure(call.name, inFlight), inFlight, { cause }),
   redirect: (call, refusal) => new ScraperRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ScraperResponseTooLargeError(call.name, response.status, tooLarge),
   aborted: (call, reason, inFlight) => new ScraperAbortError(call.name, inFlight, undefined, { cause: reason }),
@@ -102,7 +104,7 @@ export function scraperSendConfig(options: ResolvedOptions, pacer: Pacer | null,
     },
     afterResponse: pacer ? (response, ageMs) => void pacer.correct(countHeader(response.headers, "x-scraper-ratelimit-remaining"), ageMs) : undefined,
     retryDelay: ({ response, text }, attempt, { rules }) => {
-      const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 });
+      const error = apiError({ rules, response, text, attempts: 0, elapsedMs: 0 }, redactor);
       if (!error.retryable) return undefined;
       const delayMs = error.retryAfterMs ?? backoffDelay(attempt, retry.baseDelayMs, retry.maxDelayMs);
       return { delayMs, summary: error.code, details: { code: error.code, requestId: error.requestId } };
@@ -127,19 +129,20 @@ export function errorBody(text: string): Record<string, unknown> | undefined {
 /**
  * The typed error for an error answer, carrying what the service said and what the description says about it. Only
  * the service's own error envelope (with its `request_id`) can be billed: a framework's 404 or a proxy's page cannot.
+ * A message quotes the body only as parsed and redacted (`bodyExcerpt`).
  */
-export function apiError({ rules, response, text }: Exchange): ScraperApiError {
+export function apiError({ rules, response, text }: Exchange, redactor: Redactor): ScraperApiError {
   const body = errorBody(text);
   const fromService = typeof body?.request_id === "string";
   const gatewayTimeout = response.status === 504 && body === undefined && (response.headers.get("content-type") ?? "").startsWith("text/plain");
   const code = isErrorCode(body?.error) ? body.error : gatewayTimeout ? "GATEWAY_TIMEOUT" : undefined;
   const { billed, retry } = classify(rules, response.status, code);
-  const snippet = text.trim().slice(0, 200);
+  const excerpt = bodyExcerpt(text, redactor);
   return new ScraperApiError({
     operationId: rules?.operationId ?? "request",
     status: response.status,
     code,
-    message: optionalString(body?.message) ?? (snippet ? `HTTP ${response.status}: ${snippet}` : `HTTP ${response.status} with an empty body`),
+    message: optionalString(body?.message) ?? (excerpt ? `HTTP ${response.status}: ${excerpt}` : `HTTP ${response.status} with an empty body`),
     requestId: optionalString(body?.request_id),
     creditsCharged: fromService ? countHeader(response.headers, "x-scraper-credits-charged") : undefined,
     billed: billed && fromService,

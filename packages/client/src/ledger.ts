@@ -1,5 +1,5 @@
-import { type BudgetState, type CreditBudgetStore, type CreditReservation, readAmount, StoreReplyError } from "@content-scraper/runtime";
-import { ScraperBudgetError, ScraperStoreError } from "./errors.js";
+import { type AccountRate, type BudgetState, type BudgetWait, type CreditBudgetStore, type CreditReservation, readAmount, sleep, StoreReplyError } from "@content-scraper/runtime";
+import { ScraperAbortError, ScraperBudgetError, ScraperStoreError } from "./errors.js";
 
 /** A client's running totals, shared with the clients `withOptions` derives from it. */
 export interface ScraperUsage {
@@ -33,9 +33,10 @@ export interface ScraperBudgetState extends BudgetState {
 }
 
 /**
- * A credit budget shared by every call of a client family: each call reserves its operation's price from the
- * description before it is sent, and settles what its answer charged. Spent plus reserved never passes `maxCredits`
- * (an account rate above the standard price is only known from the answer, so it can pass it by that difference).
+ * A credit budget shared by every call of a client family: each call reserves its price before it is sent, and settles
+ * what its answer charged. Spent plus reserved never passes `maxCredits`. Where the price is the account's rate
+ * (`AccountRate`), the store reserves the highest rate it has seen charged, and lets one call at a time find out an
+ * unknown one, so what is in flight passes the limit by one call's difference at most.
  */
 export class CreditBudget {
   constructor(
@@ -44,23 +45,33 @@ export class CreditBudget {
     readonly maxCredits: number,
   ) {}
 
-  /** Reserves `credits` for `operationId`, or throws `ScraperBudgetError` without sending anything. */
-  async reserve(operationId: string, credits: number): Promise<CreditReservation> {
+  /**
+   * Reserves `credits` (or the account's higher rate) for `operationId`, waiting while another call finds out its rate;
+   * throws `ScraperBudgetError` without sending anything when it does not fit, or the signal's reason if it aborts.
+   */
+  async reserve(operationId: string, credits: number, rate?: AccountRate, signal?: AbortSignal): Promise<CreditReservation> {
     const key = await this.key;
-    let reservation: CreditReservation | undefined;
-    let state: BudgetState;
-    try {
-      reservation = checkedReservation(await this.store.reserve(key, credits, this.maxCredits), credits);
-      if (reservation) return reservation;
-      state = checkedState(await this.store.state(key));
-    } catch (error) {
-      throw new ScraperStoreError("budget", operationId, error);
+    for (;;) {
+      let reply: CreditReservation | BudgetWait | undefined;
+      let state: BudgetState | undefined;
+      try {
+        reply = checkedReservation(await this.store.reserve(key, credits, this.maxCredits, rate), credits);
+        if (reply === undefined) state = checkedState(await this.store.state(key));
+      } catch (error) {
+        throw new ScraperStoreError("budget", operationId, error);
+      }
+      if (state) throw new ScraperBudgetError(operationId, { maxCredits: this.maxCredits, spent: state.spent, reserved: state.reserved, needed: credits });
+      if (reply && "id" in reply) return reply;
+      try {
+        await sleep((reply as BudgetWait).waitMs, signal);
+      } catch (error) {
+        throw signal?.aborted ? new ScraperAbortError(operationId, false, undefined, { cause: signal.reason }) : error;
+      }
     }
-    throw new ScraperBudgetError(operationId, { maxCredits: this.maxCredits, spent: state.spent, reserved: state.reserved, needed: credits });
   }
 
-  async settle(reservation: CreditReservation, charged: number): Promise<void> {
-    await this.store.settle(await this.key, reservation, charged);
+  async settle(reservation: CreditReservation, charged: number, rate?: number): Promise<void> {
+    await this.store.settle(await this.key, reservation, charged, rate);
   }
 
   async state(): Promise<ScraperBudgetState> {
@@ -68,12 +79,18 @@ export class CreditBudget {
   }
 }
 
-/** A store's answer to `reserve`: nothing (refused), or a reservation of the credits asked for; anything else is refused. */
-function checkedReservation(reply: unknown, credits: number): CreditReservation | undefined {
+/**
+ * A store's answer to `reserve`: nothing (refused), a wait (another call finds out the rate), or a reservation of at
+ * least the credits asked for; anything else is refused.
+ */
+function checkedReservation(reply: unknown, credits: number): CreditReservation | BudgetWait | undefined {
   if (reply === undefined) return undefined;
-  const reservation = reply as Partial<CreditReservation> | null;
-  if (typeof reservation?.id !== "string" || reservation.credits !== credits) throw new StoreReplyError("reserve", reply);
-  return reservation as CreditReservation;
+  const answer = reply as Partial<CreditReservation & BudgetWait> | null;
+  if (typeof answer?.waitMs === "number" && readAmount(answer.waitMs) !== undefined && answer.waitMs <= 60_000) return { waitMs: answer.waitMs };
+  if (typeof answer?.id !== "string" || typeof answer.credits !== "number" || readAmount(answer.credits) === undefined || answer.credits < credits) {
+    throw new StoreReplyError("reserve", reply);
+  }
+  return answer as CreditReservation;
 }
 
 /** A store's `state`: spent and reserved as non-negative amounts, else a `StoreReplyError` (never a default). */

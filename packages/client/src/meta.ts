@@ -1,4 +1,4 @@
-import { isCount, isObject, type RateLimitHeaders, rateLimitHeaders } from "@content-scraper/runtime";
+import { isCount, isObject, type RateLimitHeaders, type Redactor, rateLimitHeaders } from "@content-scraper/runtime";
 import { successEnvelope } from "./generated/scraper.operations.js";
 
 /** What a call cost and how close the caller is to its rate limit, from the body's `meta` and the X-Scraper headers. */
@@ -76,11 +76,12 @@ export function envelopeProblem(body: unknown): { path: string; message: string;
   return undefined;
 }
 
-export function successMeta(body: SuccessEnvelope, headers: Headers): ScraperMeta {
+/** The meta of a success, without a credential the service echoed in its request id (`headers` come redacted). */
+export function successMeta(body: SuccessEnvelope, headers: Headers, redactor: Redactor): ScraperMeta {
   return {
     creditsCharged: body.meta.credits_charged,
     creditsRemaining: body.meta.credits_remaining,
-    requestId: body.request_id,
+    requestId: redactor.text(body.request_id),
     upstreamCalls: body.upstream_calls,
     rateLimit: rateLimitHeaders(headers, "x-scraper-ratelimit"),
   };

@@ -2,7 +2,7 @@ import { callThrough, ScraperClient } from "./client.js";
 import { ScraperInputError } from "./errors.js";
 import { focusedOperations, operations } from "./generated/scraper.operations.js";
 import { pageCallOptions } from "./options.js";
-import type { OperationId, OperationRules } from "./rules.js";
+import { expectedPrice, type OperationId, type OperationRules } from "./rules.js";
 import type { OperationItem, OperationWalkBody, PagedOperationId, RequestBody, RequestOptions, ScraperResult, SuccessData, WalkOptions } from "./types.js";
 import { postKey, unseenPost, type Walk, type WalkPage, walkItems, walkPages } from "./walk.js";
 
@@ -70,8 +70,9 @@ export function walkOperation<Id extends PagedOperationId>(
     onPage?.(page);
     return page;
   };
-  if (!Object.hasOwn(operations, rules.operationId)) return walkItems(rules, fetchPage, walkOptions, walkOptions.signal);
-  const posts = walkItems<SuccessData<Id>, { id: string; platform: string }>(rules, fetchPage, walkOptions, walkOptions.signal, unseenPost(), postKey);
+  const price = expectedPrice(rules, client.accountRate(operationId));
+  if (!Object.hasOwn(operations, rules.operationId)) return walkItems(rules, fetchPage, walkOptions, price, walkOptions.signal);
+  const posts = walkItems<SuccessData<Id>, { id: string; platform: string }>(rules, fetchPage, walkOptions, price, walkOptions.signal, unseenPost(), postKey);
   return posts as unknown as Walk<OperationItem<Id>>;
 }
 
@@ -84,7 +85,7 @@ export function walkOperationPages<Id extends PagedOperationId>(
 ): Walk<WalkPage<SuccessData<Id>, OperationItem<Id>>> {
   checkClient(client, "walkOperationPages");
   const rules = rulesOf(operationId, true);
-  return walkPages(rules, pageFetcher<SuccessData<Id>>(client, rules, body, options), options, options.signal);
+  return walkPages(rules, pageFetcher<SuccessData<Id>>(client, rules, body, options), options, expectedPrice(rules, client.accountRate(operationId)), options.signal);
 }
 
 export type { OperationId } from "./rules.js";

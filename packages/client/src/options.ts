@@ -62,8 +62,8 @@ export interface ScraperClientOptions {
   maxRetryWaitMs?: number | undefined;
   /**
    * The largest response body read, in bytes (default 16 MiB): the declared `content-length` before reading, and while
-   * reading both the bytes on the wire (with Node's global fetch) and the decoded bytes, so an endless body or a
-   * compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
+   * reading the decoded bytes (and on Deno, Bun and workerd the compressed bytes on the wire too), so an endless body or
+   * a compression bomb stops early. A larger one throws `ScraperResponseTooLargeError`.
    */
   maxResponseBytes?: number | undefined;
   /**
@@ -77,9 +77,19 @@ export interface ScraperClientOptions {
   /**
    * A credit budget shared by every call and walk of the client (and of the clients `withOptions` derives from it):
    * a call whose price (the description's, 25 for audience) would take spent plus reserved past `maxCredits` is
-   * refused before it is sent with `ScraperBudgetError`. `store` and `key` as for `rateLimit`.
+   * refused before it is sent with `ScraperBudgetError`. `store` and `key` as for `rateLimit`. Where the price is the
+   * account's rate (profile, posts, post and the focused lookups: "rates may differ per account"), a call reserves the
+   * highest rate the budget has seen charged for its operation (kept in the store, so shared with every process on
+   * it), and until an answer shows one, one call of that operation goes out at a time: what is in flight passes
+   * `maxCredits` by one call's difference at most.
    */
   budget?: BudgetOptions | undefined;
+  /**
+   * The credits one call costs your account for the operations priced at the account's rate, if you know it (your
+   * dashboard shows it; give the highest if they differ): budgets and walks count each such call at least this much
+   * from the first, and need not find it out one call at a time. An answer that charges more still raises it.
+   */
+  assumeRate?: number | undefined;
   /** Hooks that see every attempt of every call, and every error (one object, or several called in order). */
   hooks?: ScraperHooks | readonly ScraperHooks[] | undefined;
   /**
@@ -101,6 +111,7 @@ export interface ScraperClientOptions {
 
 export interface ResolvedOptions {
   apiKey: string;
+  assumeRate: number | undefined;
   /** Knows the key: every error, log line and hook event of the client passes through it. */
   redactor: Redactor;
   baseUrl: string;
@@ -176,6 +187,7 @@ export function resolveOptions(options: ScraperClientOptions = {}): ResolvedOpti
             key: checkKeyName("rateLimit.key", limit.key),
           },
     budget: resolveBudget(options.budget),
+    assumeRate: options.assumeRate === undefined ? undefined : checkNumber("assumeRate", options.assumeRate, 0, { positive: true, integer: true }),
     hooks: resolveHooks(options.hooks),
     validateResponses: checkValidator(options.validateResponses),
     fetch: fetchImpl,

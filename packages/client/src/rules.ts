@@ -30,6 +30,15 @@ export function platformsWith(resource: string): string[] {
   );
 }
 
+/** Whether the operation's price is the account's rate ("Rates … may differ per account") rather than a fixed one. */
+export const accountRated = (rules: OperationRules | undefined): boolean => rules !== undefined && "credits" in rules && rules.credits.accountRate === true;
+
+/** What one call of an operation is expected to cost: its description price, or the account's `rate` where that applies and is more. */
+export function expectedPrice(rules: OperationRules, rate: number | undefined): number {
+  const standard = "credits" in rules ? rules.credits.standard : 0;
+  return accountRated(rules) ? Math.max(standard, rate ?? 0) : standard;
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(errorCodes, value);
 }

@@ -150,7 +150,8 @@ function asWalk<T>(state: WalkState, body: () => AsyncGenerator<T, void, undefin
 /**
  * The pages of a listing from `state.cursor` on: follows the description's cursor verbatim and stops when it ends
  * (no next cursor, `hasMore` false), never on the page size (first pages overshoot, short pages occur mid-walk);
- * stops before `maxPages` or `maxCredits` would be passed (a page counting at least its price), and on a cursor it
+ * stops before `maxPages` or `maxCredits` would be passed (a page counting at least `price`, what the client expects a
+ * page to cost, and at least what the last page charged), and on a cursor it
  * already sent (a loop bills forever). The caller moves `state.cursor` on, when its consumer is done with a page.
  */
 async function* pages<Data, Item>(
@@ -158,9 +159,9 @@ async function* pages<Data, Item>(
   fetchPage: FetchPage<Data>,
   state: WalkState,
   limits: { maxPages: number; maxCredits: number },
+  price: number,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<WalkPage<Data, Item>, void, undefined> {
-  const price: number = "credits" in rules ? rules.credits.standard : 0;
   let counted = 0;
   let pageCost = price;
   const sent = new Set<string>();
@@ -205,12 +206,18 @@ function startState({ start }: CheckedLimits): WalkState {
 }
 
 /** A walk over a listing's pages. Once a page is yielded, `state.cursor` points past it: a checkpoint taken in the loop resumes at the next page. */
-export function walkPages<Data, Item>(rules: OperationRules, fetchPage: FetchPage<Data>, options: WalkLimits, signal: AbortSignal | undefined): Walk<WalkPage<Data, Item>> {
+export function walkPages<Data, Item>(
+  rules: OperationRules,
+  fetchPage: FetchPage<Data>,
+  options: WalkLimits,
+  price: number,
+  signal: AbortSignal | undefined,
+): Walk<WalkPage<Data, Item>> {
   const limits = checkWalkLimits(options);
   const state = startState(limits);
   return asWalk(state, async function* () {
     if (state.stoppedBecause === "end") return;
-    for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
+    for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, price, signal)) {
       state.cursor = page.nextCursor;
       state.taken = [];
       state.items += page.items.length;
@@ -231,6 +238,7 @@ export function walkItems<Data, Item>(
   rules: OperationRules,
   fetchPage: FetchPage<Data>,
   options: WalkLimits,
+  price: number,
   signal: AbortSignal | undefined,
   isNew?: (item: Item) => boolean,
   keyOf?: (item: Item) => string,
@@ -241,7 +249,7 @@ export function walkItems<Data, Item>(
     if (state.stoppedBecause === "end") return;
     // The items a resumed walk already took from its first page.
     let skip = new Set(state.taken);
-    for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, signal)) {
+    for await (const page of pages<Data, Item>(rules, fetchPage, state, limits, price, signal)) {
       const keyed = page.items.map((item, index) => ({ item, key: keyOf ? keyOf(item) : `#${index}` }));
       const fresh = keyed.filter(({ item, key }) => !skip.has(key) && (isNew ? isNew(item) : true));
       skip = new Set();

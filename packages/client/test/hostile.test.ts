@@ -182,3 +182,18 @@ describe("options", () => {
     expect(error).toMatchObject({ field });
   });
 });
+
+describe("a success that echoes the key", () => {
+  it("comes with its meta redacted (the request id, the headers) and its data as the service sent it", async () => {
+    const echoed = Buffer.from(apiKey).toString("base64");
+    server.script(
+      hostile.raw(200, JSON.stringify({ data: { ...profile, display_name: apiKey }, request_id: `req_${echoed}`, upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 9 } }), {
+        "x-echo": `key=${encodeURIComponent(apiKey)}`,
+      }),
+    );
+    const { data, meta, response } = await client().profile("shortvideo", "creator");
+    expect(meta.requestId).toBe("req_[redacted]");
+    expect(response.headers.get("x-echo")).toBe("key=[redacted]");
+    expect(data.display_name).toBe(apiKey);
+  });
+});

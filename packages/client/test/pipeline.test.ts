@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -8,6 +10,7 @@ import {
   type RetryEvent,
   ScraperApiError,
   ScraperBudgetError,
+  ScraperConnectionError,
   type ScraperHooks,
   ScraperInputError,
   ScraperStoreError,
@@ -265,6 +268,76 @@ describe("a credit budget shared by every call", () => {
     // What a refusal released is there for the next call: the server's budget fills up to its limit.
     const more = await Promise.allSettled(sessions.map((session) => session.profile("shortvideo", "c")));
     expect((await shared.budgetState())?.spent).toBe(Math.min(7, sent + more.filter((outcome) => outcome.status === "fulfilled").length));
+  });
+
+  /** Answers every call after `ms`, charging `rate` credits (an account's own rate). */
+  const charging = (rate: number, ms = 20) => async (request: Parameters<ReturnType<typeof ok>>[0], response: Parameters<ReturnType<typeof ok>>[1]) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const { cursor } = JSON.parse(request.body || "{}") as { cursor?: string };
+    const data = request.path.endsWith("/posts") ? page([cursor ?? "0"], `${Number(cursor ?? 0) + 1}`) : profile;
+    ok(data, { charged: rate })(request, response);
+  };
+
+  it.each([3, 25])("at an account rate of %i, 50 parallel calls pass the cap by one call's difference at most", async (rate) => {
+    server.script(charging(rate));
+    const scraper = client({ budget: { maxCredits: 30 } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => scraper.profile("shortvideo", "c")));
+    const charged = server.requests.length * rate;
+    expect(outcomes.every((outcome) => outcome.status === "fulfilled" || outcome.reason instanceof ScraperBudgetError)).toBe(true);
+    expect(charged).toBeLessThanOrEqual(30 + rate - 1);
+    expect(charged).toBeGreaterThan(30 - rate);
+    expect(await scraper.budgetState()).toEqual({ maxCredits: 30, spent: charged, reserved: 0 });
+    expect(scraper.accountRate("shortvideoProfile")).toBe(rate);
+  });
+
+  it("reserves the rate it has seen: 10 parallel calls at 25 a call stay within a cap of 100", async () => {
+    server.script(charging(25));
+    const scraper = client({ budget: { maxCredits: 100 } });
+    await scraper.profile("shortvideo", "c");
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => scraper.profile("shortvideo", "c")));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
+    expect(server.requests.length * 25).toBe(100);
+    // A refusal names what the call would cost at the rate seen.
+    const refused = outcomes.find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason.budget).toMatchObject({ needed: 25 });
+  });
+
+  it("assumeRate: every call counts at the rate given from the first, none waits for the first answer", async () => {
+    server.script(charging(25, 50));
+    const scraper = client({ budget: { maxCredits: 30 }, assumeRate: 25 });
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => scraper.profile("shortvideo", "c")));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
+    expect(() => client({ assumeRate: 0 })).toThrow(expect.objectContaining({ field: "assumeRate" }));
+  });
+
+  it("walks count a page at the rate seen: maxCredits stops before a page it cannot pay", async () => {
+    server.script(charging(25, 1));
+    const scraper = client();
+    const walk = scraper.walkPosts("shortvideo", "c", { maxCredits: 30 });
+    for await (const _post of walk);
+    // The first page found the rate out (one page's difference past the cap at most), the second would pass it.
+    expect(walk.state).toMatchObject({ pages: 1, creditsCharged: 25, stoppedBecause: "maxCredits" });
+    const known = scraper.walkPosts("shortvideo", "c", { maxCredits: 20 });
+    for await (const _post of known);
+    expect(known.state).toMatchObject({ pages: 0, stoppedBecause: "maxCredits" });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a request that never left the machine (connection refused) releases its reservation and is retryable", async () => {
+    // A port nothing listens on: one a server had, closed.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const dead = createScraperClient({ apiKey, baseUrl: `http://127.0.0.1:${port}/api/v1`, rateLimit: false, budget: { maxCredits: 1 } });
+    for (let i = 0; i < 3; i++) {
+      const error = (await dead.profile("shortvideo", "c").catch((thrown: unknown) => thrown)) as ScraperConnectionError;
+      expect(error).toBeInstanceOf(ScraperConnectionError);
+      expect(error).toMatchObject({ inFlight: false, retryable: true });
+      expect(error.message).toContain("never sent");
+    }
+    expect(await dead.budgetState()).toEqual({ maxCredits: 1, spent: 0, reserved: 0 });
   });
 
   it("refuses an unusable budget, naming the field", () => {

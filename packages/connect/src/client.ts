@@ -1,9 +1,11 @@
 import {
   type Answer,
+  bodyExcerpt,
   buildUrl,
   checkApiKey,
   checkNumber,
   checkBackendOnly,
+  describeConnectionFailure,
   jsonOutgoing,
   type Outgoing,
   outgoingFrom,
@@ -81,7 +83,7 @@ const inputError = (field: string, message: string) => new ConnectInputError(fie
 /** The connect client's errors for what happens on the way; none carries the key. */
 const connectErrors: SendErrors = {
   timeout: (call, timeoutMs, inFlight) => new ConnectTimeoutError(call.name, timeoutMs, inFlight),
-  connection: (call, cause) => new ConnectConnectionError(`${call.name}: the connection failed or the response was cut off`, { cause }),
+  connection: (call, cause, inFlight) => new ConnectConnectionError(describeConnectionFailure(call.name, inFlight), inFlight, { cause }),
   redirect: (call, refusal) => new ConnectRedirectError(call.name, refusal),
   tooLarge: (call, tooLarge, response) => new ConnectResponseTooLargeError(call.name, response.status, tooLarge),
   aborted: (call, reason, inFlight) => new ConnectAbortError(call.name, inFlight, undefined, { cause: reason }),
@@ -146,9 +148,9 @@ export class ConnectClient {
     return this.#redactor.redacting(async () => {
       const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body, init.headers), name, init);
       if (!answer.response.ok) {
-        const snippet = answer.text.trim().slice(0, 200);
+        const excerpt = bodyExcerpt(answer.text, this.#redactor);
         throw new ConnectApiError(
-          `${name} failed with HTTP ${answer.response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+          `${name} failed with HTTP ${answer.response.status}${excerpt ? `: ${excerpt}` : " and an empty body"}`,
           name,
           answer.response.status,
           parseJson(answer.text),
@@ -156,10 +158,9 @@ export class ConnectClient {
         );
       }
       const body = successJson(answer.text, () => notJson(name, answer));
-      return {
-        data: body as Data | undefined,
-        meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers: answer.response.headers },
-      };
+      // The headers are redacted; `data` is returned as the service sent it (redacting every body would cost every call).
+      const headers = this.#redactor.headers(answer.response.headers);
+      return { data: body as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, environment: this.environment, headers } };
     });
   }
 

@@ -50,6 +50,17 @@ export class ConnectTimeoutError extends ConnectAbortError {
 /** The connection failed or the body was cut off. Not retried. */
 export class ConnectConnectionError extends ConnectError {
   override name = "ConnectConnectionError";
+  /** Whether the request never left this machine (a refused connection, a name that did not resolve): safe to send again. */
+  readonly retryable: boolean;
+  constructor(
+    message: string,
+    /** Whether the request may have reached the service. */
+    readonly inFlight: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.retryable = !inFlight;
+  }
 }
 
 /** A success whose body is not JSON, or a body too large to read. */

@@ -150,4 +150,20 @@ describe("the key never leaks", () => {
     expect(JSON.parse(JSON.stringify(connect))).toEqual({ baseUrl, environment: "production" });
     expect(lines.join("\n")).toContain("connect: GET /accounts answered 429; retry 1 of 4");
   });
+  it("builds an error's message from the parsed, redacted body: one JSON escape hides nothing", async () => {
+    // Written by hand, as a server that escapes one character would: the raw text never holds the key as it is.
+    const escaped = `\\u0073${live.slice(1)}`;
+    script((response) => void response.writeHead(404, { "content-type": "application/json" }).end(`{"error":"no account for key ${escaped}","note":"caf\\u00e9"}`));
+    const error = (await createConnectClient({ apiKey: live, baseUrl }).request("GET", "/accounts").catch((e: unknown) => e)) as ConnectApiError;
+    expect(error.message).toBe('GET /accounts failed with HTTP 404: {"error":"no account for key [redacted]","note":"café"}');
+    expect(error.body).toEqual({ error: "no account for key [redacted]", note: "café" });
+    for (const text of [error.message, String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) expect(text).not.toContain(live.slice(12));
+  });
+
+  it("redacts the headers of a success's meta; its data comes as the service sent it", async () => {
+    script(answer(200, { id: live }, { "x-request-id": `req_${encodeURIComponent(live)}` }));
+    const { data, meta } = await createConnectClient({ apiKey: live, baseUrl }).request("GET", "/accounts");
+    expect(meta.headers.get("x-request-id")).toBe("req_[redacted]");
+    expect(data).toEqual({ id: live });
+  });
 });

@@ -21,7 +21,8 @@ Usage: content-scraper-mcp --max-credits <n> [options]
   --host <host>              with --http: 127.0.0.1 (default), localhost or ::1
   --port <n>                 with --http: the port (default 4020; 0 picks a free one)
   --base-url <url>           the scraper base address, ending in /api/v1 (default: $SCRAPER_BASE_URL)
-  --redis <url>              share the allowance with other servers, and the pacing with the CLI and its fleet
+  --redis <url>              share the allowance with other servers, and the pacing with the CLI and its fleet;
+                             its password from $CONTENT_SCRAPER_REDIS_PASSWORD, never in the URL
   --allowance-key <name>     the allowance's name in Redis (default: mcp)
   --requests-per-minute <n>  client-side pacing (default: the API's documented rate)
   --max-retries <n>          retries of a 429 or a refunded failure inside the server (default 2)
@@ -29,13 +30,16 @@ Usage: content-scraper-mcp --max-credits <n> [options]
                              retryAfterMs (default 10000)
   --timeout-ms <n>           each request's time, from sending to the last byte (default: the API's
                              timeout for the platform)
+  --assume-rate <n>          the credits one call costs your account, if you know it: the allowance counts
+                             every call at least this much from the first
   --dry-run                  answer from the sandbox (@content-scraper/mock), without a key
   -h, --help                 this text
   --version                  the version
 
 Environment:
-  SCRAPER_API_KEY   your scraper key (scrape_live_…); never an argument: argv is visible to every user
-  SCRAPER_BASE_URL  the scraper base address, when --base-url is not given
+  SCRAPER_API_KEY                 your scraper key (scrape_live_…); never an argument: argv is visible to every user
+  SCRAPER_BASE_URL                the scraper base address, when --base-url is not given
+  CONTENT_SCRAPER_REDIS_PASSWORD  the password of the Redis that --redis names (never in the URL on the command line)
 `;
 
 /** Bad arguments or environment: exit status 2, nothing sent. */
@@ -66,6 +70,7 @@ function parse(argv: readonly string[]) {
       "max-retries": { type: "string" },
       "max-retry-wait-ms": { type: "string" },
       "timeout-ms": { type: "string" },
+      "assume-rate": { type: "string" },
       "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
@@ -92,6 +97,7 @@ function parse(argv: readonly string[]) {
     maxRetries: integer("--max-retries", values["max-retries"], 0) ?? 2,
     maxRetryWaitMs: integer("--max-retry-wait-ms", values["max-retry-wait-ms"], 0) ?? 10_000,
     timeoutMs: integer("--timeout-ms", values["timeout-ms"], 1),
+    assumeRate: integer("--assume-rate", values["assume-rate"], 1),
     dryRun: values["dry-run"] === true,
   };
 }
@@ -108,9 +114,20 @@ async function load<Module>(name: string, flag: string, importer: () => Promise<
   }
 }
 
+/**
+ * The Redis that `--redis` names, as the CLI reads it: a password in the URL is refused (argv is visible to every user
+ * of the machine), and comes from $CONTENT_SCRAPER_REDIS_PASSWORD instead.
+ */
+async function redisConnection(option: string) {
+  const { commandLineRedisUrl, createRedisStores } = await load("@content-scraper/redis-store", "--redis", () => import("@content-scraper/redis-store"));
+  return { url: commandLineRedisUrl("--redis", option, process.env), createRedisStores };
+}
+
 /** What the server runs on: the key and address (or the sandbox's), the stores, and what to close at the end. */
 async function connection(options: Options, log: (line: string) => void) {
   const closers: Array<() => Promise<void>> = [];
+  // Read first, so that a password on the command line is refused before anything starts.
+  const redis = options.redis === undefined ? undefined : await redisConnection(options.redis);
   let apiKey = process.env.SCRAPER_API_KEY;
   let baseUrl = options.baseUrl ?? process.env.SCRAPER_BASE_URL;
   if (options.dryRun) {
@@ -126,17 +143,16 @@ async function connection(options: Options, log: (line: string) => void) {
     throw new UsageError("--base-url is required (or SCRAPER_BASE_URL): the scraper base address, ending in /api/v1.");
   }
   let stores: { rateLimit?: RateLimitStore; budget?: CreditBudgetStore } = {};
-  if (options.redis) {
-    const { createRedisStores } = await load("@content-scraper/redis-store", "--redis", () => import("@content-scraper/redis-store"));
-    const redis = createRedisStores({
-      redis: options.redis,
+  if (redis) {
+    const opened = redis.createRedisStores({
+      redis: redis.url,
       onUnavailable: (error) => log(`Redis is unreachable (${error.message}): calls are refused until it answers`),
       onRecovered: () => log("Redis answers again"),
     });
-    closers.push(() => redis.close());
-    stores = redis;
+    closers.push(() => opened.close());
+    stores = opened;
   }
-  const password = options.redis ? new URL(options.redis).password : "";
+  const password = redis ? new URL(redis.url).password : "";
   const secrets = new Redactor([apiKey, password, decodeURIComponent(password)]);
   return { apiKey, baseUrl, stores, secrets, close: () => Promise.all(closers.map((close) => close())) };
 }
@@ -169,6 +185,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       retry: { maxRetries: options.maxRetries },
       maxRetryWaitMs: options.maxRetryWaitMs,
       timeoutMs: options.timeoutMs,
+      assumeRate: options.assumeRate,
       logger: { warn: log, error: log },
     });
     const mcp = await createScraperMcp({ client, allow: options.allow, sessionMaxCredits: options.sessionMaxCredits, sandbox: options.dryRun, redactor: secrets });

@@ -1,5 +1,4 @@
-import { ScraperApiError, ScraperBudgetError, ScraperError, ScraperInputError } from "@content-scraper/client";
-import type { Redactor } from "@content-scraper/runtime";
+import { ScraperAbortError, ScraperApiError, ScraperBudgetError, ScraperConnectionError, ScraperError, ScraperInputError } from "@content-scraper/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Allowance } from "./allowance.js";
 import { firstBackoffMs } from "./catalog.js";
@@ -7,11 +6,11 @@ import { McpInputError } from "./errors.js";
 
 /**
  * A tool's answer: the structured content, and the same as JSON text for clients that read text only. An answer that
- * holds a credential (a server that echoed the key) is redacted in both.
+ * holds a credential (a server that echoed the key, in any encoding) is redacted in both by `redact`.
  */
-export function toolResult(structured: Record<string, unknown>, redactor: Redactor, isError = false): CallToolResult {
+export function toolResult(structured: Record<string, unknown>, redact: (text: string) => string, isError = false): CallToolResult {
   const json = JSON.stringify(structured);
-  const text = redactor.text(json);
+  const text = redact(json);
   const structuredContent = text === json ? structured : (JSON.parse(text) as Record<string, unknown>);
   return { content: [{ type: "text", text }], structuredContent, ...(isError ? { isError: true } : {}) };
 }
@@ -49,6 +48,10 @@ export function failure(error: unknown, allowance: Allowance | undefined): Recor
     });
   }
   if (error instanceof McpInputError || error instanceof ScraperInputError) return { kind: "input", field: error.field, message: error.message };
+  if (error instanceof ScraperConnectionError || error instanceof ScraperAbortError) {
+    // A request still out may have been billed; one that never left (a refused connection) was not, and can be sent again.
+    return defined({ kind: error.name, message: error.message, inFlight: error.inFlight, billed: error.inFlight ? "unknown" : false, retryable: !error.inFlight });
+  }
   if (error instanceof ScraperError) return defined({ kind: error.name, message: error.message, status: error.status, requestId: error.requestId });
   return { kind: "internal", message: `the server failed: ${error instanceof Error ? error.message : String(error)}` };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ScraperClient } from "@content-scraper/client";
-import { checkNumber, Redactor } from "@content-scraper/runtime";
+import { checkNumber, type Redactor } from "@content-scraper/runtime";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { allowOperations } from "./allow.js";
@@ -26,7 +26,10 @@ export interface ScraperMcpOptions {
   sessionMaxCredits?: number | undefined;
   /** The client talks to the sandbox (`--dry-run`): every answer says so. */
   sandbox?: boolean | undefined;
-  /** Removes any credential from every answer, as a last guard (the client's own errors hold none already). */
+  /**
+   * Removes more credentials (a Redis password) from every answer; the client's key is removed from each in any case,
+   * data included (the client's own errors hold none already).
+   */
   redactor?: Redactor | undefined;
 }
 
@@ -86,7 +89,8 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
   }
   const sessionMaxCredits = options.sessionMaxCredits === undefined ? undefined : checkNumber("sessionMaxCredits", options.sessionMaxCredits, 0, { integer: true }, inputError);
   const sandbox = options.sandbox === true;
-  const redactor = options.redactor ?? new Redactor();
+  // The client's key in any form, and what the caller's redactor adds (a Redis password): in no answer, whatever the data held.
+  const redact = (text: string) => client.redact(options.redactor ? options.redactor.text(text) : text);
   const operations = allowOperations(options.allow);
   const byName = new Map(operations.map((operation) => [operation.tool.name, operation]));
   const listings = new Map(operations.filter(({ rules }) => rules.paging).map((operation) => [operation.rules.operationId, operation]));
@@ -105,13 +109,13 @@ export async function createScraperMcp(options: ScraperMcpOptions): Promise<Scra
       else if (name === quoteToolName) structured = quote(byName, args, await allowanceOf(clients));
       else ({ structured, stoppedOn } = await walkTool(clients.session, listings, args, signal));
       const allowance = await allowanceOf(clients);
-      if (stoppedOn === undefined) return toolResult(marked({ ...structured, allowance }), redactor);
+      if (stoppedOn === undefined) return toolResult(marked({ ...structured, allowance }), redact);
       // A walk that stopped on an error keeps what it read and where to resume; with nothing read, it is a tool error.
       const empty = (structured.items as unknown[]).length === 0;
-      return toolResult(marked({ ...structured, error: failure(stoppedOn, allowance), allowance }), redactor, empty);
+      return toolResult(marked({ ...structured, error: failure(stoppedOn, allowance), allowance }), redact, empty);
     } catch (error) {
       const allowance = await allowanceOf(clients).catch(() => undefined);
-      return toolResult(marked({ error: failure(error, allowance), ...(allowance ? { allowance } : {}) }), redactor, true);
+      return toolResult(marked({ error: failure(error, allowance), ...(allowance ? { allowance } : {}) }), redact, true);
     }
   }
 

@@ -4,6 +4,7 @@
 // at a time (over Streamable HTTP, and as separate stdio servers sharing one allowance through Redis). After each run
 // the sandbox's own ledger must show no more credits charged than --max-credits, and each session no more than its own.
 import { type RunningMock, startMock } from "@content-scraper/mock";
+import { startRateProxy } from "@content-scraper/test-server/rate-proxy";
 import { startRedis } from "@content-scraper/test-server/redis";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -136,6 +137,44 @@ describe("an agent that tries to overspend in every way", () => {
       await mock.setBalance(secretKey, 1000);
       await adversary.everything();
       await assertWithin(40, [adversary]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("an account charged its own rate (a proxy in front of the sandbox rewrites the charge)", () => {
+  it.each([3, 25])("at %i a call, 50 parallel calls pass --max-credits 30 by one call's difference at most", async (rate) => {
+    await mock.reset();
+    const proxy = await startRateProxy(mock.baseUrls.scraper as string, rate);
+    const { client, close } = await stdioClient(["--base-url", proxy.baseUrl, "--max-credits", "30", ...fast]);
+    try {
+      const adversary = new Adversary(client);
+      await adversary.burst(50);
+      expect(proxy.charged).toBeLessThanOrEqual(30 + rate - 1);
+      expect(adversary.chargedByAnswers).toBe(proxy.charged);
+      expect(adversary.outcomes.get("allowance:")).toBeGreaterThan(0);
+      // What it learned holds for what follows: one call at a time cannot pass it either.
+      for (let i = 0; i < 5; i++) await adversary.call("shortvideoProfile", { username: "creator" });
+      expect(proxy.charged).toBeLessThanOrEqual(30 + rate - 1);
+    } finally {
+      await close();
+      await proxy.close();
+    }
+  });
+
+  it("a request that never left the machine (the base URL refuses connections) keeps nothing of the allowance", async () => {
+    const proxy = await startRateProxy(mock.baseUrls.scraper as string, 1);
+    const dead = proxy.baseUrl;
+    await proxy.close();
+    const { client, close } = await stdioClient(["--base-url", dead, "--max-credits", "5", ...fast]);
+    try {
+      const adversary = new Adversary(client);
+      for (let i = 0; i < 5; i++) {
+        const answer = await adversary.call("shortvideoProfile", { username: "creator" });
+        expect(answer.error).toMatchObject({ kind: "ScraperConnectionError", inFlight: false, billed: false, retryable: true });
+        expect(answer.allowance).toMatchObject({ left: 5 });
+      }
     } finally {
       await close();
     }

@@ -20,7 +20,7 @@ export async function stdioClient(args: string[], env: Record<string, string> = 
   });
   const client = new Client({ name: "mcp-test", version: "1.0.0" });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, stderr: () => stderr, pid: () => transport.pid, close: () => client.close() };
 }
 
 /** The bin serving Streamable HTTP on loopback (port 0): its endpoint, stderr, and a stop that waits for its exit. */

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type RunningMock, startMock } from "@content-scraper/mock";
-import { startScriptedServer } from "@content-scraper/test-server";
+import { echoes, leakedForms, type Received, startScriptedServer } from "@content-scraper/test-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bin, charged, secretKey, stdioClient, structured } from "./helpers.js";
 
@@ -14,6 +14,7 @@ afterAll(() => mock?.close());
 beforeEach(() => mock.reset());
 
 const args = (...more: string[]) => ["--base-url", mock.baseUrls.scraper as string, ...more];
+const keyPrefix = "scrape_live_";
 
 describe("the bin over stdio, driven by the SDK's client, against the sandbox", () => {
   it("answers an operation with its data, the envelope's meta and the allowance left; the sandbox's ledger agrees", async () => {
@@ -128,34 +129,39 @@ describe("the bin over stdio, driven by the SDK's client, against the sandbox", 
 });
 
 describe("no credential in any tool result, log line or error", () => {
-  it("a server that echoes the key in a body, an error and a header: every answer and stderr carry [redacted]", async () => {
+  it("a server that echoes the key in every encoding, in a body, an error and a header: no answer and no stderr line holds it", async () => {
     const hostile = await startScriptedServer("/api/v1");
+    const piecesOf = (request: Received) => echoes.flatMap((echo) => echo.pieces(String(request.headers["x-api-key"]), keyPrefix));
     hostile.script(
       (request, response) => {
-        const key = String(request.headers["x-api-key"]);
-        response.writeHead(200, { "content-type": "application/json", "x-scraper-credits-charged": "1", "x-echo": key });
-        response.end(JSON.stringify({ data: { username: key, display_name: key, follower_count: 1 }, request_id: `req_${key}`, upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 5 } }));
+        const pieces = piecesOf(request);
+        response.writeHead(200, { "content-type": "application/json", "x-scraper-credits-charged": "1", "x-echo": pieces.join(" ") });
+        const data = { username: pieces[0], display_name: pieces.join(" "), follower_count: 1 };
+        response.end(JSON.stringify({ data, request_id: `req_${pieces[1]}`, upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 5 } }));
       },
       (request, response) => {
-        const key = String(request.headers["x-api-key"]);
+        // JSON written by hand: its escapes read as the characters they stand for.
+        const pieces = piecesOf(request);
         response.writeHead(400, { "content-type": "application/json", "x-scraper-credits-charged": "0" });
-        response.end(JSON.stringify({ error: "INVALID_INPUT", message: `bad key ${key}`, field: key, request_id: "req_1" }));
+        response.end(`{"error":"INVALID_INPUT","message":"bad key ${pieces.join(" ")}","field":"${pieces[2]}","request_id":"req_${pieces[3]}"}`);
       },
+      (request, response) => void response.writeHead(500, { "content-type": "text/plain" }).end(`upstream said: bad key ${piecesOf(request).join(" ")}`),
     );
-    const { client, close, stderr } = await stdioClient(["--base-url", hostile.baseUrl, "--max-credits", "5"]);
+    const { client, close, stderr } = await stdioClient(["--base-url", hostile.baseUrl, "--max-credits", "5", "--max-retries", "0"]);
     try {
-      const echoed = await client.callTool({ name: "shortvideoProfile", arguments: { username: "creator" } });
-      const refused = await client.callTool({ name: "shortvideoProfile", arguments: { username: "creator" } });
-      for (const answer of [echoed, refused]) {
-        expect(JSON.stringify(answer)).not.toContain(secretKey);
+      const answers = [];
+      for (let call = 0; call < 3; call++) answers.push(await client.callTool({ name: "shortvideoProfile", arguments: { username: "creator" } }));
+      expect(hostile.requests.every((request) => request.headers["x-api-key"] === secretKey), "the server did get the key, and echoed it").toBe(true);
+      for (const answer of answers) {
+        expect(leakedForms([JSON.stringify(answer)], secretKey, keyPrefix)).toEqual([]);
         expect(JSON.stringify(answer)).toContain("[redacted]");
       }
-      expect(structured(refused).error).toMatchObject({ kind: "api", message: "bad key [redacted]" });
+      expect(structured(answers[1]).error).toMatchObject({ kind: "api", message: expect.stringMatching(/^bad key \[redacted\]/) });
     } finally {
       await close();
       await hostile.close();
     }
-    expect(stderr()).not.toContain(secretKey);
+    expect(leakedForms([stderr()], secretKey, keyPrefix)).toEqual([]);
   });
 
   it("bad arguments and environment: exit status 2, a message naming what is wrong, nothing else", async () => {

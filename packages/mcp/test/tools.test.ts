@@ -59,9 +59,25 @@ describe("the tools are the description's operations", () => {
       for (const example of examples) expect(validate(example), `${tool.name} ${JSON.stringify(example)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       expect(validate([]), tool.name).toBe(false);
     }
-    const favorites = ajv.compile((await listed(["shortvideoFavorites"]))[0]?.inputSchema as object);
-    expect(favorites({ handle: "a", unique_id: "b" })).toBe(false);
-    expect(favorites({ handle: "a", cursor: "0" })).toBe(true);
+  });
+
+  it("states a rule that no host-safe schema can carry in words, and refuses a call that breaks it before sending", async () => {
+    const [favorites] = await listed(["shortvideoFavorites"]);
+    expect(favorites?.inputSchema.description).toContain("Send exactly one of `handle`, `unique_id`");
+    const mcp = await createScraperMcp({ client: client(), allow: ["shortvideoFavorites"] });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.session().connect(serverSide);
+    const sdk = new Client({ name: "tools-test", version: "1" });
+    await sdk.connect(clientSide);
+    try {
+      for (const args of [{ handle: "a", unique_id: "b" }, { cursor: "0" }]) {
+        const result = await sdk.callTool({ name: "shortvideoFavorites", arguments: args });
+        expect(result.isError, JSON.stringify(args)).toBe(true);
+        expect((result.structuredContent as Answer).error).toMatchObject({ kind: "input" });
+      }
+    } finally {
+      await sdk.close();
+    }
   });
 });
 

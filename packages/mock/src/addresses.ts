@@ -2,7 +2,8 @@ import { BlockList, isIPv6 } from "node:net";
 import { hostname, networkInterfaces } from "node:os";
 
 // Where a listening sandbox can be reached: the origins it prints, and the names its control API answers to (a Host
-// header naming anything else is refused, which stops DNS rebinding).
+// header naming anything else is refused, which stops DNS rebinding). And who reaches it: the peer a connection comes
+// from, which the gateway's per-peer caps count by.
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
@@ -12,6 +13,28 @@ loopback.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
 /** Whether an address is a loopback one (127.0.0.0/8, `::1`, or 127.x mapped to IPv6). */
 export function isLoopback(address: string): boolean {
   return loopback.check(address, isIPv6(address) ? "ipv6" : "ipv4");
+}
+
+/** An IPv6 address's first 64 bits (`2001:db8:0:1::/64`): the network one host is usually given whole. */
+function sixtyFour(address: string): string {
+  const [head = "", tail] = address.split("%")[0]?.split("::") ?? [];
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
+}
+
+/**
+ * The peer a connection comes from, for the caps one peer may hold. Beyond loopback, its address: an IPv4 address (also
+ * mapped to IPv6), or an IPv6 address's /64, since one host usually holds a whole /64 and would otherwise be as many
+ * peers as it cares to use. On loopback, every caller is this machine (127.0.0.1 or ::1, whichever process or user
+ * calls), so an address would make one peer of all of them: there a peer is one connection, its address and port.
+ */
+export function peerOf(address: string, port: number): string {
+  if (isLoopback(address)) return `${address} ${port}`;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return mapped;
+  return isIPv6(address) ? sixtyFour(address) : address;
 }
 
 const wildcards = new Set(["0.0.0.0", "::"]);

@@ -4,18 +4,39 @@ import { Ordered } from "./ordered.js";
 // can add to (accounts, buckets, clients, codes, tokens, idempotency records, the request log) is one.
 
 /**
- * What V8 spends on an entry besides its strings (the map's slot and its growth, the objects, their numbers and
- * closures): a token bucket's entry measured about 520 bytes, rounded up here.
+ * What V8 spends on an entry besides its key and value (the map's slot and its growth, the objects that hold the entry,
+ * and what JSON does not show: numbers and closures in private fields): a token bucket's entry measured about 520 bytes,
+ * rounded up here.
  */
 export const entryBytes = 640;
 
 /**
+ * What V8 spends on a string or a number beyond its characters: its object's header and padding, and the slot that
+ * holds it. A short string costs about 32 bytes whatever its length, more than two bytes a character of its JSON.
+ */
+export const valueBytes = 24;
+
+/** What V8 spends on an array or an object beyond its members: its header, its backing store, the slot that holds it. */
+export const containerBytes = 64;
+
+/** What V8 spends on `value` at every depth beyond the characters of its JSON. */
+function overhead(value: unknown): number {
+  if (typeof value === "string" || typeof value === "number") return valueBytes;
+  if (typeof value !== "object" || value === null) return 0;
+  let bytes = containerBytes;
+  for (const member of Array.isArray(value) ? value : Object.values(value)) bytes += overhead(member);
+  return bytes;
+}
+
+/**
  * The bytes an entry is counted for: two per character of its key and of its value as JSON (V8 keeps most strings in
- * one byte a character, so this is an upper bound on the strings), plus `entryBytes`. An entry counts at least that,
- * so a store holds at most its bytes ÷ `entryBytes` entries.
+ * one byte a character, so this is an upper bound on the characters), what V8 spends on the key and on each value within
+ * beyond its characters (`valueBytes`, `containerBytes`), and `entryBytes`. It is never under what V8 holds for the
+ * entry (`test/bounded.test.ts` measures it), and an entry counts at least `entryBytes`, so a store holds at most its
+ * bytes ÷ `entryBytes` entries.
  */
 export function weigh(key: string, value: unknown): number {
-  return entryBytes + 2 * (key.length + (JSON.stringify(value)?.length ?? 0));
+  return entryBytes + valueBytes + overhead(value) + 2 * (key.length + (JSON.stringify(value)?.length ?? 0));
 }
 
 export class BoundedMap<Value> {

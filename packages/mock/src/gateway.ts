@@ -1,14 +1,16 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { type Reach, reachOf } from "./addresses.js";
-import { BodyRoom } from "./body-room.js";
+import { BodyRoom, type Refusal } from "./body-room.js";
 import type { SandboxClock } from "./control/clock.js";
 import type { RequestLog } from "./control/log.js";
 import { type ControlApi, controlPath } from "./control/routes.js";
 import { corsHeaders, preflight } from "./cors.js";
 import { type Surface, type SurfaceRequest, type SurfaceResponse, text } from "./http.js";
-import { bodyBytesAtOnce, maxConnections } from "./limits.js";
+import { bodyBytesAtOnce, bodyStallMs, connectionBodyBytes, maxConnections, peerBodyBytes, peerConnections } from "./limits.js";
+import { Peers } from "./peers.js";
 import { Target } from "./target.js";
+import { readUpload, type Upload } from "./upload.js";
 
 /** One surface of the shared host, mounted at `basePath` for the paths that start with `namespace` below it. */
 export interface Mount {
@@ -42,48 +44,6 @@ export interface GatewayOptions {
   control: (reach: Reach & { port: number }) => ControlApi;
   log: RequestLog;
   clock: SandboxClock;
-}
-
-// A body this far over a surface's limit is not drained before the 413: the connection is closed after the answer.
-const drainLimitBytes = 1024 * 1024;
-
-type Body = { body: Buffer | undefined; tooLarge: boolean; abandon: boolean; gone?: true; release: () => void };
-
-/**
- * Reads a body up to `limit` bytes, once `room` holds them; beyond it, counts without buffering so the client still
- * gets an answer. A client that hangs up before or mid-body is `gone`: there is no one to answer. `release` gives the
- * room back, once the body is no longer needed.
- */
-async function readBody(request: IncomingMessage, limit: number, room: BodyRoom): Promise<Body> {
-  const chunked = request.headers["transfer-encoding"] !== undefined;
-  const release = await room.take(chunked ? limit : Math.min(limit, Number(request.headers["content-length"] ?? 0) || 0));
-  const gone = { body: undefined, tooLarge: false, abandon: true, gone: true, release } as const;
-  if (request.destroyed) {
-    release();
-    return gone;
-  }
-  // The parser has usually read the whole body by now (a small body comes in the packet of its head): it is taken from
-  // the stream's buffer as it is, without a listener per event.
-  if (request.complete && request.readableLength <= limit) {
-    return { body: request.readableLength === 0 ? undefined : (request.read() as Buffer), tooLarge: false, abandon: false, release };
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else if (size > limit + drainLimitBytes) {
-        request.pause();
-        resolve({ body: undefined, tooLarge: true, abandon: true, release });
-      }
-    });
-    request.on("end", () => resolve({ body: size === 0 ? undefined : Buffer.concat(chunks), tooLarge: size > limit, abandon: false, release }));
-    request.on("error", () => resolve(gone));
-    request.on("close", () => {
-      if (!request.complete) resolve(gone);
-    });
-  });
 }
 
 function send(response: ServerResponse, answer: SurfaceResponse, close = false, cors = true): void {
@@ -130,19 +90,50 @@ function router(mounts: readonly Mount[]): (path: string) => Mount | undefined {
 // The control API's own bodies are small JSON objects.
 const controlBodyBytes = 64 * 1024;
 
+const MB = (bytes: number) => `${bytes / 1024 / 1024} MB`;
+// Room frees as bodies end, and a stalled one ends within `bodyStallMs`: a short wait is worth a retry.
+const busyRetryAfterSeconds = 1;
+const noRoom: Record<Refusal, string> = {
+  room: `Request bodies being read fill the ${MB(bodyBytesAtOnce)} the sandbox holds for them at once (the sandbox's limit, not the service's): retry after Retry-After.`,
+  peer: `Request bodies being read from this peer (its address; on loopback, this connection) fill the ${MB(peerBodyBytes)} the sandbox holds for one peer (the sandbox's limit, not the service's): retry after Retry-After.`,
+};
+const stalled = text(408, `The request body made no progress for ${bodyStallMs / 1000} s (the sandbox's limit, not the service's): send the whole body without pausing.`);
+const crowdedMessage = `This address holds ${peerConnections} connections to the sandbox, the most it keeps for one peer (the sandbox's limit, not the service's): reuse them, or retry after Retry-After.`;
+// Written on a connection before any request arrives, so in full: a client that sends a request reads it as the answer.
+const crowded = [
+  "HTTP/1.1 503 Service Unavailable",
+  "Content-Type: text/plain; charset=utf-8",
+  `Retry-After: ${busyRetryAfterSeconds}`,
+  "Connection: close",
+  `Content-Length: ${Buffer.byteLength(crowdedMessage)}`,
+  "",
+  crowdedMessage,
+].join("\r\n");
+
+/**
+ * The answer to a body the gateway did not keep, and whether the connection closes after it: it does where the rest of
+ * the body, which stands before the next request, was not read.
+ */
+function unkept(upload: Exclude<Upload, { kind: "body" | "gone" }>, tooLarge: () => SurfaceResponse, busy: (message: string) => SurfaceResponse): { answer: SurfaceResponse; close: boolean } {
+  if (upload.kind === "too large") return { answer: tooLarge(), close: upload.abandon };
+  if (upload.kind === "no room") return { answer: busy(noRoom[upload.refusal]), close: false };
+  return { answer: stalled, close: true };
+}
+
 /** One HTTP server for the shared host: each request goes to the surface mounted at its path, or to the control API. */
 export function startGateway(mounts: readonly Mount[], options: GatewayOptions): Promise<Gateway> {
   const route = router(mounts);
   const { port, host, log, clock } = options;
   // Set once listening, before the first request arrives.
   let control: ControlApi;
-  const room = new BodyRoom(bodyBytesAtOnce);
+  const room = new BodyRoom({ own: connectionBodyBytes, shared: bodyBytesAtOnce, peer: peerBodyBytes });
+  const peers = new Peers(peerConnections);
 
   /**
    * The answer to one request: the surface that gave it (none outside every surface), whether to close the connection
    * after it, whether the request log keeps it (not preflights, nor the control API's own calls), and whether it carries
-   * the open CORS headers (the control API's answers do not). `undefined` for a client that hung up mid-body: there is
-   * no one to answer.
+   * the open CORS headers (the control API's answers do not). `undefined` where there is no one to answer: a client
+   * that hung up mid-body, or a connection refused when it connected.
    */
   type Answered = { answer: SurfaceResponse; mount?: Mount; close?: boolean; logged: boolean; cors?: false };
   async function answer(request: IncomingMessage, target: Target): Promise<Answered | undefined> {
@@ -160,15 +151,20 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
       request.resume();
       return { answer: text(404, "Not Found"), logged: true };
     }
+    const holder = peers.holderOf(request.socket);
+    if (!holder) return undefined;
     const asked = new Asked(method, mount.basePath, path.slice(mount.basePath.length), request.headers, target);
-    const { body, tooLarge, abandon, gone, release } = await readBody(request, mount.surface.maxBodyBytes, room);
+    const upload = await readUpload(request, { limit: mount.surface.maxBodyBytes, room, holder, stallMs: bodyStallMs });
+    if (upload.kind === "gone") return undefined;
+    if (upload.kind !== "body") {
+      const { surface } = mount;
+      return { ...unkept(upload, () => surface.tooLarge(asked), (message) => surface.busy(message, busyRetryAfterSeconds)), mount, logged: true };
+    }
     try {
-      if (gone) return undefined;
-      if (tooLarge) return { answer: mount.surface.tooLarge(asked), mount, close: abandon, logged: true };
-      asked.body = body;
+      asked.body = upload.body;
       return { answer: await mount.surface.handle(asked), mount, logged: true };
     } finally {
-      release();
+      upload.release();
     }
   }
 
@@ -177,13 +173,18 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
     const head = { method: request.method ?? "GET", basePath: controlPath, path: target.path.slice(controlPath.length), query: target.query, headers: request.headers };
     const refused = control.refuse(head);
     if (refused) return { answer: refused, close: true, logged: false, cors: false };
-    const { body, tooLarge, abandon, gone, release } = await readBody(request, controlBodyBytes, room);
+    const holder = peers.holderOf(request.socket);
+    if (!holder) return undefined;
+    const upload = await readUpload(request, { limit: controlBodyBytes, room, holder, stallMs: bodyStallMs });
+    if (upload.kind === "gone") return undefined;
+    if (upload.kind !== "body") {
+      const busy = (message: string) => text(503, message, { "Retry-After": String(busyRetryAfterSeconds) });
+      return { ...unkept(upload, () => text(413, "The control API takes small JSON bodies."), busy), logged: false, cors: false };
+    }
     try {
-      if (gone) return undefined;
-      const answer = tooLarge ? text(413, "The control API takes small JSON bodies.") : await control.answer({ ...head, body });
-      return { answer, close: abandon, logged: false, cors: false };
+      return { answer: await control.answer({ ...head, body: upload.body }), logged: false, cors: false };
     } finally {
-      release();
+      upload.release();
     }
   }
 
@@ -219,6 +220,9 @@ export function startGateway(mounts: readonly Mount[], options: GatewayOptions):
   // client no longer sends on a socket the sandbox closed a moment before (a reset), as it did at 5 s under load.
   server.keepAliveTimeout = 60_000;
   server.maxConnections = maxConnections;
+  server.on("connection", (socket: Socket) => {
+    if (!peers.admit(socket)) socket.end(crowded, () => socket.destroy());
+  });
   server.headersTimeout = 65_000;
 
   return new Promise((resolve, reject) => {

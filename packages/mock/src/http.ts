@@ -58,6 +58,11 @@ export interface Surface {
   /** The largest body the surface reads; the gateway answers a larger one with `tooLarge` without buffering it. */
   readonly maxBodyBytes: number;
   tooLarge(request: Omit<SurfaceRequest, "body">): SurfaceResponse;
+  /**
+   * The answer to a request the sandbox cannot take now, for a limit of its own that clears with time (bodies being
+   * read fill their room): the surface's own answer for "retry later", with `message` and `Retry-After`.
+   */
+  busy(message: string, retryAfterSeconds: number): SurfaceResponse;
   /** Answers every request, errors included; it does not throw. */
   handle(request: SurfaceRequest): Promise<SurfaceResponse>;
   /** Forgets what the surface keeps about one credential (a key or a token), or about everyone. */

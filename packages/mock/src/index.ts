@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { inspect } from "node:util";
 import { SandboxClock } from "./control/clock.js";
 import { Faults } from "./control/faults.js";
 import { checkControlToken, newControlToken } from "./control/guard.js";
@@ -51,7 +52,10 @@ export interface MockOptions {
 export interface RunningMock extends Gateway, SandboxControl {
   /** Each surface's base URL, e.g. `scraper: http://127.0.0.1:4010/api/v1`. */
   baseUrls: Record<"scraper" | "platform" | "platformLegacy" | "connect", string> & Record<string, string>;
-  /** The token the control API wants, if it wants one (not enumerable: `util.inspect` and JSON leave it out). */
+  /**
+   * The token the control API wants, if it wants one. A getter over a private field: `util.inspect` (hidden fields and
+   * getters included) and JSON leave it out.
+   */
   readonly controlToken: string | undefined;
 }
 
@@ -75,6 +79,25 @@ async function placesOf(description: string): Promise<{ basePath: string; elsewh
     }
   }
   return { basePath: serverPath(document.servers?.[0]?.url ?? "/"), elsewhere: [...elsewhere.values()] };
+}
+
+/**
+ * What the handle is an instance of: it keeps the control token in a private field, which neither `util.inspect` nor
+ * JSON reads, behind a getter on the prototype. Inspect lists a prototype's getters under `showHidden`, and calls them
+ * under `getters: true`, so the handle inspects as its own fields alone: logged whole, it does not hand the token out
+ * (only `customInspect: false` with `getters: true` calls the getter, as reading the property would).
+ */
+class RunningSandbox {
+  readonly #controlToken: string | undefined;
+  constructor(controlToken: string | undefined) {
+    this.#controlToken = controlToken;
+  }
+  get controlToken(): string | undefined {
+    return this.#controlToken;
+  }
+  [inspect.custom](): object {
+    return { ...this };
+  }
 }
 
 /** Starts the sandbox: one gateway for every surface of the shared host. */
@@ -117,5 +140,5 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     inject: (fault) => plane.inject(fault),
     faults: () => plane.faults(),
   };
-  return Object.defineProperty(running, "controlToken", { value: controlToken, enumerable: false }) as RunningMock;
+  return Object.assign(new RunningSandbox(controlToken), running);
 }

@@ -35,11 +35,33 @@ const copies: Partial<Record<keyof typeof stateLimits, number>> = {
 /** Faults waiting for requests (only the control API adds them). */
 export const maxPendingFaults = 1_000;
 
-/** Request bodies held at once, across requests: a body waits for room before it is read. */
+/** Request bodies held at once beyond each connection's own `connectionBodyBytes`, across requests. */
 export const bodyBytesAtOnce = 32 * MiB;
 
-/** Connections open at once; more are refused when they connect. Each holds at most 16 KB of headers (Node's limit). */
+/** Of `bodyBytesAtOnce`, what one peer (`peerOf`: an address, or a connection on loopback) holds at most. */
+export const peerBodyBytes = 8 * MiB;
+
+/** Body bytes each connection holds of its own, beyond which its bodies take from `bodyBytesAtOnce`. */
+export const connectionBodyBytes = 16 * 1024;
+
+/** How long a body may go without a byte before it is answered 408 and its connection closed. */
+export const bodyStallMs = 10_000;
+
+/** Connections open at once; more are refused when they connect. */
 export const maxConnections = 4_096;
 
-/** The most bytes the stores above are counted for, together. */
+/** Of `maxConnections`, how many one peer holds at most; more are answered 503 and closed when they connect. */
+export const peerConnections = 256;
+
+/**
+ * What Node holds for one connection besides its body, at most: its socket, parser and request (about 12 KB), and a head
+ * of up to 16 KB of headers (Node's limit), which it keeps as the raw lines and as the parsed object (about 32 KB more).
+ * Measured as RSS after a GC, with room to spare.
+ */
+export const connectionBytes = 56 * 1024;
+
+/** The most the connections hold together, their own bodies included. */
+export const connectionsCeilingBytes = maxConnections * (connectionBytes + connectionBodyBytes);
+
+/** The most the stores above are counted for, together. */
 export const stateCeilingBytes = Object.entries(stateLimits).reduce((sum, [name, bytes]) => sum + bytes * (copies[name as keyof typeof stateLimits] ?? 1), 0);

@@ -160,17 +160,19 @@ it("lives under a path that no surface's server and path can reach", () => {
 
 describe("the bin's commands", () => {
   const bin = fileURLToPath(new URL("../dist/bin/mock.js", import.meta.url));
-  const run = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args, "--url", mock.url]);
+  // The key the commands send comes from the environment (test/secrets.test.ts: never the command line).
+  let key = "";
+  const run = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args, "--url", mock.url], { env: { ...process.env, SCRAPER_API_KEY: key } });
 
   it("set a balance, inject a fault, advance the clock, read the log and reset, over HTTP", async () => {
-    const key = freshKey("cli");
-    expect((await run("balance", key, "7")).stdout).toContain("7 credits");
+    key = freshKey("cli");
+    expect((await run("balance", "--credits", "7")).stdout).toContain("7 credits");
     expect((await profile(key)).body.meta.credits_remaining).toBe(6);
     expect((await run("fault", "shortvideoProfile", "--status", "504", "--count", "1")).stdout).toContain("answer 504");
     expect((await profile(key)).status).toBe(504);
     expect(JSON.parse((await run("advance", "1h", "--json")).stdout).advancedSeconds).toBeGreaterThanOrEqual(3600);
     expect((await run("log", "--operation", "shortvideoProfile", "--limit", "1")).stdout).toMatch(/POST \/api\/v1\/scrape\/shortvideo\/profile 504 credits=0 req_/);
-    expect((await run("reset", "--credential", key)).stdout).toContain("reset");
+    expect((await run("reset", "--scraper-key")).stdout).toContain("reset: that credential's state");
     expect((await profile(key)).body.meta.credits_remaining).toBe(99);
   });
 

@@ -149,8 +149,8 @@ describe("the connection", () => {
     expect((await call(mock, profile, { username: "creator" })).status).toBe(200);
   });
 
-  // A small body usually comes whole with its head and is read from the parser's buffer at once; these come apart, and
-  // must be read whole as they arrive, with the next request on the connection after them.
+  // A small body usually comes whole with its head; these come apart, and must be read whole as they arrive, with the
+  // next request on the connection after them.
   it.each([
     ["partly with its head, the rest in two parts", [9, 17]],
     ["wholly after its head", [0]],

@@ -2,7 +2,19 @@
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { connectKeySuffixes, legacyKeys, legacyNotFoundId, magicInputs, platformIds, platformTokens, sandboxKeys } from "../src/index.js";
-import { bodyBytesAtOnce, maxConnections, maxPendingFaults, stateCeilingBytes, stateLimits } from "../src/limits.js";
+import {
+  bodyBytesAtOnce,
+  bodyStallMs,
+  connectionBodyBytes,
+  connectionBytes,
+  connectionsCeilingBytes,
+  maxConnections,
+  maxPendingFaults,
+  peerBodyBytes,
+  peerConnections,
+  stateCeilingBytes,
+  stateLimits,
+} from "../src/limits.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -44,9 +56,16 @@ it.each(Object.entries(rows) as Array<[keyof typeof stateLimits, string]>)("docu
   expect(readme).toMatch(new RegExp(`^\\| ${row}[^|]* \\| ${MB(stateLimits[store])} \\|`, "m"));
 });
 
+const KB = (bytes: number) => `${bytes / 1024} KB`;
+
 it("documents the other memory limits and the ceiling they make", () => {
   expect(readme).toContain(`| Faults waiting | ${spaced(maxPendingFaults)} faults |`);
-  expect(readme).toContain(`| Request bodies being read | ${MB(bodyBytesAtOnce)} at once |`);
-  expect(readme).toContain(`| Connections | ${spaced(maxConnections)} at once |`);
-  expect(readme).toContain(`the stores' budgets (${MB(stateCeilingBytes)}, counted as above) and the bodies' ${MB(bodyBytesAtOnce)}`);
+  expect(readme).toContain(`| Request bodies being read | ${KB(connectionBodyBytes)} a connection, and ${MB(bodyBytesAtOnce)} at once beyond that, ${MB(peerBodyBytes)} of it a peer |`);
+  expect(readme).toContain(`A body that receives no byte for ${bodyStallMs / 1000} s answers \`408\``);
+  expect(readme).toContain(`| Connections | ${spaced(maxConnections)} at once, ${peerConnections} a peer | ${KB(connectionBytes + connectionBodyBytes)} each: `);
+  expect(readme).toContain(`a peer's ${peerConnections + 1}th is answered \`503\``);
+  const ceiling = stateCeilingBytes + bodyBytesAtOnce + connectionsCeilingBytes;
+  expect(readme).toContain(
+    `the stores' budgets (${MB(stateCeilingBytes)}, counted as above), the bodies' ${MB(bodyBytesAtOnce)} and the connections' ${MB(connectionsCeilingBytes)} are the\nceiling: ${MB(ceiling)} of RSS`,
+  );
 });

@@ -1,5 +1,6 @@
 import {
   type Answer,
+  bodyExcerpt,
   buildUrl,
   checkCredential,
   isObject,
@@ -48,18 +49,26 @@ function baseFor(baseUrl: string, rules: Rules | undefined): string {
   return new URL(baseUrl).origin + serverPath;
 }
 
-/** The typed error for an answer that is not a 2xx: `{ error: { code, message, requestId, meta? } }`, the challenge, Retry-After. */
-export function platformApiError(answer: Pick<Answer, "response" | "text">, operation: string, idempotencyKey?: string): PlatformApiError {
+/**
+ * The typed error for an answer that is not a 2xx: `{ error: { code, message, requestId, meta? } }`, the challenge,
+ * Retry-After. A message quotes the body only as parsed and redacted by `redactor` (`bodyExcerpt`).
+ */
+export function platformApiError(
+  answer: Pick<Answer, "response" | "text">,
+  operation: string,
+  idempotencyKey?: string,
+  redactor: Redactor = new Redactor(),
+): PlatformApiError {
   const { response, text } = answer;
   const body = parseJson(text);
   const error = isObject(body) && isObject(body.error) ? body.error : undefined;
   const code = isErrorCode(error?.code) ? error.code : undefined;
-  const snippet = text.trim().slice(0, 200);
+  const excerpt = bodyExcerpt(text, redactor);
   const fields = {
     operation,
     status: response.status,
     code,
-    message: optionalString(error?.message) ?? `${operation} failed with HTTP ${response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+    message: optionalString(error?.message) ?? `${operation} failed with HTTP ${response.status}${excerpt ? `: ${excerpt}` : " and an empty body"}`,
     requestId: optionalString(error?.requestId),
     meta: isObject(error?.meta) ? error.meta : undefined,
     retryAfterMs: retryAfterMs(response.headers),
@@ -239,9 +248,10 @@ export class PlatformClient {
     const url = buildUrl(baseFor(this.baseUrl, rules), path, exchange.pathParams, exchange.query, inputError);
     return this.#sender.redactor.redacting(async () => {
       const { answer, idempotencyKey, name } = await this.#send(jsonOutgoing(method, url, exchange.body), rules, options.idempotencyKey, method, path, options);
-      if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey);
+      if (!answer.response.ok) throw platformApiError(answer, name, idempotencyKey, this.#sender.redactor);
       const data = checkShape(rules, successJson(answer.text, () => notJson(name, answer, idempotencyKey)), answer, idempotencyKey);
-      const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: answer.response.headers };
+      // The headers are redacted; `data` is returned as the service sent it (redacting every body would cost every call).
+      const meta: PlatformMeta = { status: answer.response.status, attempts: answer.attempts, idempotencyKey, headers: this.#sender.redactor.headers(answer.response.headers) };
       return { data, meta };
     });
   }

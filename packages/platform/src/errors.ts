@@ -59,12 +59,17 @@ export class PlatformTimeoutError extends PlatformAbortError {
 /** The connection failed or the body was cut off. Not retried; a write can be sent again with the same `idempotencyKey`. */
 export class PlatformConnectionError extends PlatformError {
   override name = "PlatformConnectionError";
+  /** Whether the request never left this machine (a refused connection, a name that did not resolve): safe to send again. */
+  readonly retryable: boolean;
   constructor(
     message: string,
     readonly idempotencyKey: string | undefined,
+    /** Whether the request may have reached the service. */
+    readonly inFlight: boolean,
     options?: ErrorOptions,
   ) {
     super(message, options);
+    this.retryable = !inFlight;
   }
 }
 

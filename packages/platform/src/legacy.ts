@@ -1,5 +1,6 @@
 import {
   type Answer,
+  bodyExcerpt,
   buildUrl,
   checkApiKey,
   checkBackendOnly,
@@ -35,16 +36,19 @@ export type LegacyPostMetricsHistory = components["schemas"]["PostMetricsHistory
 
 const scheme = apiKeys.CompanyApiKey;
 
-/** The typed error for a key-based answer that is not a 2xx: `{ error, code? }`, and 402 as its own class. */
-export function legacyApiError(answer: Pick<Answer, "response" | "text">, operation: string): LegacyApiError {
+/**
+ * The typed error for a key-based answer that is not a 2xx: `{ error, code? }`, and 402 as its own class. A message
+ * quotes the body only as parsed and redacted by `redactor` (`bodyExcerpt`).
+ */
+export function legacyApiError(answer: Pick<Answer, "response" | "text">, operation: string, redactor: Redactor = new Redactor()): LegacyApiError {
   const { response, text } = answer;
   const body = parseJson(text) as { error?: unknown; code?: unknown } | undefined;
-  const snippet = text.trim().slice(0, 200);
+  const excerpt = bodyExcerpt(text, redactor);
   const fields = {
     operation,
     status: response.status,
     message:
-      typeof body?.error === "string" ? body.error : `${operation} failed with HTTP ${response.status}${snippet ? `: ${snippet}` : " and an empty body"}`,
+      typeof body?.error === "string" ? body.error : `${operation} failed with HTTP ${response.status}${excerpt ? `: ${excerpt}` : " and an empty body"}`,
     code: typeof body?.code === "string" ? body.code : undefined,
     retryAfterMs: retryAfterMs(response.headers),
     rateLimit: legacyRateLimit(response.headers),
@@ -124,9 +128,11 @@ export class LegacyClient {
     const name = init.name ?? `${method.toUpperCase()} ${path}`;
     return this.#sender.redactor.redacting(async () => {
       const answer = await this.#send(jsonOutgoing(method.toUpperCase(), url, init.body), name, init);
-      if (!answer.response.ok) throw legacyApiError(answer, name);
+      if (!answer.response.ok) throw legacyApiError(answer, name, this.#sender.redactor);
       const data = successJson(answer.text, () => notJson(name, answer));
-      return { data: data as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, rateLimit: legacyRateLimit(answer.response.headers) } };
+      // Read from redacted headers; `data` is returned as the service sent it (redacting every body would cost every call).
+      const rateLimit = legacyRateLimit(this.#sender.redactor.headers(answer.response.headers));
+      return { data: data as Data | undefined, meta: { status: answer.response.status, attempts: answer.attempts, rateLimit } };
     });
   }
 

@@ -1,4 +1,4 @@
-import { type Answer, checkNumber, type Outgoing, type Redactor, type SendConfig, type SendErrors, send, type Transport, transportSendConfig } from "@content-scraper/runtime";
+import { type Answer, checkNumber, describeConnectionFailure, type Outgoing, type Redactor, type SendConfig, type SendErrors, send, type Transport, transportSendConfig } from "@content-scraper/runtime";
 import {
   PlatformAbortError,
   PlatformConnectionError,
@@ -26,7 +26,7 @@ export function notJson(name: string, answer: Pick<Answer, "response">, idempote
 /** The package's errors for what happens on the way; a write's carry its `Idempotency-Key`. */
 const platformErrors: SendErrors = {
   timeout: (call, timeoutMs, inFlight) => new PlatformTimeoutError(call.name, timeoutMs, call.idempotencyKey, inFlight),
-  connection: (call, cause) => new PlatformConnectionError(`${call.name}: the connection failed or the response was cut off`, call.idempotencyKey, { cause }),
+  connection: (call, cause, inFlight) => new PlatformConnectionError(describeConnectionFailure(call.name, inFlight), call.idempotencyKey, inFlight, { cause }),
   redirect: (call, refusal) => new PlatformRedirectError(call.name, refusal, call.idempotencyKey),
   tooLarge: (call, tooLarge, response) => new PlatformResponseTooLargeError(call.name, response.status, tooLarge, call.idempotencyKey),
   aborted: (call, reason, inFlight) => new PlatformAbortError(call.name, inFlight, call.idempotencyKey, undefined, { cause: reason }),

@@ -8,6 +8,7 @@ import { LocalShare } from "./local-share.js";
 import { RedisRateLimitStore } from "./rate-limit.js";
 
 export { RedisBudgetStore } from "./budget.js";
+export { commandLineRedisUrl, redisPasswordVariable, redisUrlVariable } from "./command-line.js";
 export { RedisStoreError, RedisStoreInputError, RedisStoreReplyError, RedisStoreUnavailableError } from "./errors.js";
 export { RedisRateLimitStore } from "./rate-limit.js";
 

@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRedisStores, RedisStoreInputError, type RedisStores } from "../src/index.js";
 import { startRedis } from "@content-scraper/test-server/redis";
+import { budgetRateContract } from "./budget-contract.js";
 
 let server: Awaited<ReturnType<typeof startRedis>>;
 const opened: RedisStores[] = [];
@@ -107,4 +108,18 @@ it("refuses credits that are not a non-negative number, naming the field", async
   await expect(store?.reserve("k", -1, 10)).rejects.toMatchObject({ name: "RedisStoreInputError", field: "credits" });
   await expect(store?.reserve("k", 1, Number.NaN)).rejects.toMatchObject({ field: "maxCredits" });
   await expect(store?.settle("k", { id: "x", credits: 1 }, undefined as never)).rejects.toBeInstanceOf(RedisStoreInputError);
+});
+
+budgetRateContract("redis", () => budgets()[0] as RedisStores["budget"]);
+
+it("lets another call find a rate out once the call that was finding it has held the others past its time (its process died)", async () => {
+  const [dead, alive] = budgets(2, 300);
+  const key = freshKey();
+  const rate = { operation: "shortvideoPosts" };
+  expect(await dead?.reserve(key, 1, 10, rate)).toMatchObject({ credits: 1 });
+  expect(await alive?.reserve(key, 1, 10, rate)).toMatchObject({ waitMs: expect.any(Number) });
+  await sleep(400);
+  const next = await alive?.reserve(key, 1, 10, rate);
+  expect(next).toMatchObject({ credits: 1 });
+  expect(await alive?.reserve(key, 1, 10, rate)).toMatchObject({ waitMs: expect.any(Number) });
 });

@@ -1,4 +1,5 @@
 import type { InputErrorFactory } from "./environment.js";
+import type { Redactor } from "./redact.js";
 import type { Answer, Outgoing } from "./send.js";
 
 /** Query values: `undefined` and `null` are left out, arrays repeat the name. */
@@ -61,6 +62,16 @@ export function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What an error message may quote of an answer's body, never the body as it came: its JSON parsed and written again
+ * (so that no escape a server chose can carry a credential past the redactor), or else its text; redacted, trimmed
+ * and cut to 200 characters. Empty for an empty body.
+ */
+export function bodyExcerpt(text: string, redactor: Redactor): string {
+  const parsed = parseJson(text);
+  return redactor.text(parsed === undefined ? text.trim() : JSON.stringify(parsed)).slice(0, 200);
 }
 
 /**

@@ -7,7 +7,7 @@ export { ContentScraperError, type ContentScraperErrorOptions } from "./errors.j
 export { isCount, readAmount, readCount, StoreReplyError } from "./figures.js";
 export { Redactor, redacted } from "./redact.js";
 export { countHeader, type RateLimitHeaders, rateLimitHeaders, retryAfterMs } from "./headers.js";
-export { buildUrl, isObject, optionalString, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
+export { bodyExcerpt, buildUrl, isObject, optionalString, outgoingFrom, parseJson, type Query, responseFrom, successJson } from "./http.js";
 export { checkApiKey, checkCredential, type KeyRules } from "./keys.js";
 export { type Logger, silentLogger } from "./logger.js";
 export { describeRefusal, maxRedirects, type RedirectRefusal } from "./redirect.js";
@@ -36,8 +36,9 @@ export {
   type SendOptions,
   send,
 } from "./send.js";
+export { describeConnectionFailure, neverSent } from "./fetch-failure.js";
 export { abortReason, sleep } from "./sleep.js";
 export { maxTimerMs, setTimer } from "./timers.js";
-export type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
+export type { AccountRate, BucketLimit, BudgetState, BudgetWait, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
 export { holdMs, keepTakesMs, memoryBudgetStore, memoryRateLimitStore, wayThereMs } from "./memory-stores.js";
 export { Pacer, PacingTimeout } from "./pacer.js";

@@ -49,3 +49,9 @@ export function checkCredential(option: string, value: string, fail: InputErrorF
   }
   return value;
 }
+
+/**
+ * The key prefixes the API's descriptions document (`x-key-prefix`, `x-key-environments`, `x-rejected-key-prefixes`).
+ * They are public, the same for every key of a surface, so the redactor never counts them as part of a secret.
+ */
+export const publicKeyPrefixes: readonly string[] = ["scrape_live_", "sk_live_", "sk_test_"];

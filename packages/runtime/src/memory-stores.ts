@@ -1,4 +1,4 @@
-import type { BucketLimit, BudgetState, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
+import type { BucketLimit, BudgetState, BudgetWait, CreditBudgetStore, CreditReservation, RateLimitStore } from "./stores.js";
 
 interface Bucket {
   tokens: number;
@@ -123,37 +123,59 @@ function takenAfter(bucket: Bucket, since: number): number {
   return bucket.takes.length - low;
 }
 
-/** Credit budgets in this process's memory, one per key: the default store of a client's `budget`. */
+/**
+ * Budgets in this process's memory, one per key: what each has spent, its open reservations, and the highest rate it
+ * has seen charged for each operation whose price is the account's, with the one call that is finding it out.
+ */
 export function memoryBudgetStore(): CreditBudgetStore {
-  const budgets = new Map<string, { spent: number; reservations: Map<string, number> }>();
+  interface Budget {
+    spent: number;
+    reservations: Map<string, number>;
+    rates: Map<string, number>;
+    /** The reservation of the call finding out an operation's rate. */
+    probes: Map<string, string>;
+  }
+  const budgets = new Map<string, Budget>();
   let next = 0;
   const budget = (key: string) => {
     let found = budgets.get(key);
     if (!found) {
-      found = { spent: 0, reservations: new Map() };
+      found = { spent: 0, reservations: new Map(), rates: new Map(), probes: new Map() };
       budgets.set(key, found);
     }
     return found;
   };
-  const reserved = (key: string) => {
+  const reserved = (found: Budget) => {
     let total = 0;
-    for (const credits of budget(key).reservations.values()) total += credits;
+    for (const credits of found.reservations.values()) total += credits;
     return total;
   };
   return {
-    reserve(key, credits, maxCredits): CreditReservation | undefined {
+    reserve(key, credits, maxCredits, rate): CreditReservation | BudgetWait | undefined {
       const found = budget(key);
-      if (found.spent + reserved(key) + credits > maxCredits) return undefined;
+      const learned = rate && found.rates.get(rate.operation);
+      const probing = rate !== undefined && learned === undefined && !rate.known;
+      if (probing && found.probes.has(rate.operation)) return { waitMs: probeWaitMs };
+      const price = Math.max(credits, learned ?? 0);
+      if (found.spent + reserved(found) + price > maxCredits) return undefined;
       const id = String(++next);
-      found.reservations.set(id, credits);
-      return { id, credits };
+      found.reservations.set(id, price);
+      if (probing) found.probes.set(rate.operation, id);
+      return { id, credits: price, operation: rate?.operation };
     },
-    settle(key, reservation, charged) {
+    settle(key, reservation, charged, rate) {
       const found = budget(key);
+      const { operation } = reservation;
+      if (operation !== undefined && found.probes.get(operation) === reservation.id) found.probes.delete(operation);
+      if (operation !== undefined && rate !== undefined && rate > 0) found.rates.set(operation, Math.max(rate, found.rates.get(operation) ?? 0));
       if (found.reservations.delete(reservation.id)) found.spent += charged;
     },
     state(key): BudgetState {
-      return { spent: budget(key).spent, reserved: reserved(key) };
+      const found = budget(key);
+      return { spent: found.spent, reserved: reserved(found) };
     },
   };
 }
+
+/** How long a call waits before asking again while another finds out its operation's rate (a shared store polls). */
+const probeWaitMs = 50;

@@ -1,5 +1,6 @@
 import { type BodyTooLarge, readBody } from "./body.js";
 import { type Deadline, deadline } from "./deadline.js";
+import { neverSent } from "./fetch-failure.js";
 import { retryAfterMs } from "./headers.js";
 import type { Logger } from "./logger.js";
 import { PacingTimeout } from "./pacer.js";
@@ -108,8 +109,11 @@ export interface SendErrors<Call extends SendOptions = SendOptions> {
    * (`inFlight`: the service may have acted). Not retried.
    */
   timeout(call: Call, timeoutMs: number, inFlight: boolean): Error;
-  /** The connection failed or the body was cut off. Not retried. */
-  connection(call: Call, cause: unknown): Error;
+  /**
+   * The connection failed or the body was cut off. Not retried. `inFlight` false: the failure proves the request never
+   * left this machine (a refused connection, a name that did not resolve), so nothing can have been billed.
+   */
+  connection(call: Call, cause: unknown, inFlight: boolean): Error;
   /** A redirect was refused: to another origin, one too many, or with a target that cannot be read. */
   redirect(call: Call, refusal: RedirectRefusal): Error;
   /** The body passed `maxResponseBytes`; `response` is the answer whose body was abandoned. */
@@ -215,10 +219,13 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
     const timer = deadline(until === undefined ? undefined : Math.max(0, until - performance.now()), userSignal);
     let response: Response;
     let text: string;
+    // Answers this attempt had: a failure after one (on a redirect followed) came after a request was sent.
+    let answers = 0;
     try {
       const hop = { url: outgoing.url, method: outgoing.method, headers, body: outgoing.body };
       const way = { access, deadline: timer };
       response = await fetchHop(config, hop, way);
+      answers++;
       if (!isFinal(response) && !(outgoing.keepRedirect && !response.redirected)) response = await follow(config, response, hop, way, call);
       const body = await readBody(response, config.maxResponseBytes, timer, access.kind === "raw");
       if (typeof body !== "string") throw new Refused(config.errors.tooLarge(call, body, response));
@@ -227,7 +234,7 @@ async function attempts<Call extends SendOptions>(config: SendConfig<Call>, outg
       if (error instanceof Refused) throw error.error;
       if (userSignal?.aborted) throw aborted(true);
       if (timer.timedOut()) throw config.errors.timeout(call, timeoutMs as number, true);
-      throw config.errors.connection(call, error);
+      throw config.errors.connection(call, error, !(answers === 0 && neverSent(error)));
     } finally {
       timer.clear();
     }

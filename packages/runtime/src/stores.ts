@@ -31,7 +31,10 @@ export interface RateLimitStore {
 /** A reservation against a budget: settle it once, with what the answer charged (0 when nothing was billed). */
 export interface CreditReservation {
   readonly id: string;
+  /** What was reserved: the price asked for, or more where the budget knows the account's rate is higher. */
   readonly credits: number;
+  /** The operation whose price is the account's rate, when the reservation was made for one (`AccountRate`). */
+  readonly operation?: string | undefined;
 }
 
 /** What a budget has spent and holds in reservations, in credits. */
@@ -40,12 +43,40 @@ export interface BudgetState {
   reserved: number;
 }
 
+/**
+ * A call of an operation whose price is the account's rate (the reference: "Rates … may differ per account"). The
+ * budget reserves the highest rate it has seen charged for `operation`, and until it has seen one, lets one call of it
+ * out at a time: what is in flight passes the limit by at most one call's difference from the price asked for.
+ */
+export interface AccountRate {
+  operation: string;
+  /** The caller already knows the rate (it is in the credits asked for): calls need not wait for a first answer. */
+  known?: boolean | undefined;
+}
+
+/** A call of the same operation is finding out the account's rate: ask again after `waitMs`. */
+export interface BudgetWait {
+  readonly waitMs: number;
+}
+
 /** One shared credit budget per key: spent plus reserved never passes `maxCredits`. */
 export interface CreditBudgetStore {
-  /** Reserves `credits` before a call is sent, or answers `undefined` when spent + reserved + credits > `maxCredits`. */
-  reserve(key: string, credits: number, maxCredits: number): CreditReservation | undefined | Promise<CreditReservation | undefined>;
-  /** Replaces a reservation with what was charged. */
-  settle(key: string, reservation: CreditReservation, charged: number): void | Promise<void>;
+  /**
+   * Reserves `credits` (or the account's higher rate for `rate.operation`) before a call is sent; answers `undefined`
+   * when spent + reserved + that price > `maxCredits`, or a `BudgetWait` while another call finds out the rate. A store
+   * that ignores `rate` still holds the limit for the prices asked for.
+   */
+  reserve(
+    key: string,
+    credits: number,
+    maxCredits: number,
+    rate?: AccountRate,
+  ): CreditReservation | BudgetWait | undefined | Promise<CreditReservation | BudgetWait | undefined>;
+  /**
+   * Replaces a reservation with what was charged. `rate`, when the answer showed one (a billed answer's charge), is what
+   * one call of the reservation's operation costs this account: the budget keeps the highest it has seen.
+   */
+  settle(key: string, reservation: CreditReservation, charged: number, rate?: number): void | Promise<void>;
   /** The budget's running figures. */
   state(key: string): BudgetState | Promise<BudgetState>;
 }

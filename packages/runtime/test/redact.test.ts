@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
+import { echoes, leakedForms } from "@content-scraper/test-server";
 import { describe, expect, it } from "vitest";
 import { checkBaseUrl, checkCredential, ContentScraperError, isCount, readAmount, readCount, Redactor } from "../src/index.js";
+import { publicKeyPrefixes } from "../src/keys.js";
 
 const key = "scrape_live_Abc123SecretKey";
 const fail = (field: string, message: string) => Object.assign(new Error(message), { field });
@@ -65,6 +68,112 @@ describe("the redactor", () => {
   it("keeps its credentials out of util.inspect and JSON", () => {
     expect(inspect(redactor, { showHidden: true, depth: 10 })).not.toContain(key);
     expect(JSON.stringify(redactor)).not.toContain(key);
+  });
+});
+
+describe("what a server may send instead of a credential", () => {
+  // A key with a documented public prefix, a connect key, and a token that is random throughout.
+  const credentials = [
+    { secret: "scrape_live_h0stile_SecretKey_4f9c2b7e1d3a", publicPrefix: "scrape_live_" },
+    { secret: "sk_test_h0stile_SecretKey_4f9c2b7e1d3a", publicPrefix: "sk_test_" },
+    { secret: "eyJh0stile_SecretToken_4f9c2b7e1d3a8b", publicPrefix: "" },
+  ];
+  // Where a server puts what it echoes: a line of text, JSON it wrote by hand (escapes kept as sent), HTML, a URL.
+  const placed = (pieces: string[]) => [
+    `upstream said: bad key ${pieces.join(" and ")}.`,
+    `{"error":"UNAUTHORIZED","message":"no key ${pieces[0]}","hint":"${pieces[1] ?? ""}"}`,
+    `<p>Key <b>${pieces.join("</b> <b>")}</b> is unknown</p>`,
+    `https://api.example/callback?key=${pieces.join("&half=")}&next=1`,
+  ];
+
+  describe.each(credentials)("$secret", ({ secret, publicPrefix }) => {
+    const redactor = new Redactor([secret]);
+    it.each(echoes.map((echo) => [echo.name, echo] as const))("%s: redacted wherever it stands", (_name, echo) => {
+      for (const text of placed(echo.pieces(secret, publicPrefix))) {
+        const out = redactor.text(text);
+        expect(leakedForms([out], secret, publicPrefix), out).toEqual([]);
+        expect(out).toContain("[redacted]");
+        expect(redactor.leaks(text)).toBe(true);
+        expect(redactor.leaks(out)).toBe(false);
+      }
+    });
+
+    it("keeps JSON it redacts valid, and what surrounds an escaped credential as it was", () => {
+      const json = JSON.stringify({ pieces: echoes.flatMap((echo) => echo.pieces(secret, publicPrefix)), note: "a\u00e9b%2F" });
+      const out = JSON.parse(redactor.text(json)) as { pieces: string[]; note: string };
+      expect(leakedForms([JSON.stringify(out), ...out.pieces], secret, publicPrefix)).toEqual([]);
+      expect(out.note).toBe("a\u00e9b%2F");
+      expect(redactor.text(`%2F${encodeURIComponent(secret)}%2Fx&amp;`)).toBe("%2F[redacted]%2Fx&amp;");
+    });
+
+    it("finds its base64 inside a longer base64 string, however its bytes fall into groups", () => {
+      for (let before = 0; before < 6; before++) {
+        const encoded = Buffer.from(`${"x".repeat(before)}${secret}${"y".repeat(before)}`).toString("base64");
+        const [head, tail, ...rest] = redactor.text(encoded).split("[redacted]");
+        expect(rest).toEqual([]);
+        // What is left encodes the bytes around the secret and at most two of its own at either end.
+        expect((head as string).length).toBeLessThanOrEqual(Math.ceil(((before + 2) * 4) / 3) + 1);
+        expect((tail as string).length).toBeLessThanOrEqual(Math.ceil(((before + 2) * 4) / 3) + 3);
+      }
+    });
+  });
+
+  it("never redacts a public prefix, nor fewer than 12 characters of a random part", () => {
+    const redactor = new Redactor(credentials.map(({ secret }) => secret));
+    const text = "keys start with scrape_live_ or sk_test_: scrape_live_h0stile_Sec, scrape_live_… and sk_test_h0stile_Sec";
+    expect(redactor.text(text)).toBe(text);
+    expect(redactor.text("scrape_live_h0stile_Secr")).toBe("scrape_live_[redacted]");
+    // A secret without a documented prefix is random throughout.
+    expect(new Redactor(["company_h0stile_SecretKey"]).text("company_h0sti")).toBe("[redacted]");
+    // A short secret is redacted whole only.
+    expect(new Redactor(["sk_test_abc123"]).text("sk_test_abc123 sk_test_abc12")).toBe("[redacted] sk_test_abc12");
+    // A word-like one (the sandbox's magic tokens) too: its runs are the words the service's own answers use.
+    const magic = new Redactor(["sandbox_insufficient_scope"]);
+    expect(magic.text('{"error":"insufficient_scope"} Bearer sandbox_insufficient_scope')).toBe('{"error":"insufficient_scope"} Bearer [redacted]');
+    expect(magic.text("c2FuZGJveF9pbnN1ZmZpY2llbnRfc2NvcGU=")).toBe("[redacted]");
+  });
+
+  it("takes linear time on a long hostile input: near misses of every form, and escapes that lead nowhere", () => {
+    const { secret, publicPrefix } = credentials[0] as (typeof credentials)[number];
+    const random = secret.slice(publicPrefix.length);
+    // Each miss holds at most 11 characters of the random part, in any form, or an escape that decodes to nothing.
+    const misses = [
+      ...echoes.flatMap((echo) => echo.pieces(`${random.slice(0, 11)}${"~".repeat(13)}`, "")),
+      `${publicPrefix}${random.slice(0, 11)}`,
+      "%%%%%%%%",
+      "&#0000000000000000000",
+      "&#x00000000000000000",
+      "\\\\\\\\\\\\\\\\\\u00",
+      "&lowbar&lowbar&lowbar",
+      "&verylongnamethatisnoentity;",
+    ].join(" ");
+    const hostile = misses.repeat(Math.ceil(1_000_000 / misses.length));
+    const redactor = new Redactor([secret, "a-second-Secret-0123456789abcdef"]);
+    expect(redactor.leaks(hostile)).toBe(false);
+    const started = performance.now();
+    const out = redactor.text(`${hostile}${secret}`);
+    // The bound is far above a linear scan and far below what a backtracking pattern would take on a megabyte.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(out.length).toBe(hostile.length + "[redacted]".length);
+    expect(out.endsWith("[redacted]")).toBe(true);
+  });
+
+  it("knows every key prefix the descriptions document, and no other", () => {
+    const documented = new Set<string>();
+    for (const surface of ["scraper", "connect", "platform", "platform-legacy"]) {
+      const lines = readFileSync(new URL(`../../../spec/${surface}/openapi.yaml`, import.meta.url), "utf8").split("\n");
+      lines.forEach((line, index) => {
+        const prefix = /^\s*x-key-prefix:\s*(\S+)/.exec(line)?.[1];
+        if (prefix) documented.add(prefix);
+        if (!/^\s*x-(key-environments|rejected-key-prefixes):\s*$/.test(line)) return;
+        const indent = line.search(/\S/);
+        for (const entry of lines.slice(index + 1)) {
+          if (entry.search(/\S/) <= indent) break;
+          documented.add((/^\s*(\S+):/.exec(entry) as RegExpExecArray)[1] as string);
+        }
+      });
+    }
+    expect([...documented].sort()).toEqual([...publicKeyPrefixes].sort());
   });
 });
 

@@ -83,14 +83,47 @@ function priceText(document: OpenApiDocument, operation: Node, errorCodes: Retur
   return [price, ...lines].join(" ");
 }
 
+/** The top-level keywords the major model hosts refuse in a tool's input schema (Anthropic's and OpenAI's tool APIs). */
+export const refusedAtTop = ["oneOf", "anyOf", "allOf", "enum", "not"] as const;
+
+/** `into` with an object branch of an `allOf` merged in: its properties and required fields (a property both define must be the same). */
+function mergeObject(into: Node, branch: Node, operationId: string): Node {
+  if (branch.type !== undefined && branch.type !== "object") throw new Error(`${operationId}: an allOf branch of its request is not an object`);
+  const properties = { ...((into.properties as Node | undefined) ?? {}) };
+  for (const [name, property] of Object.entries((branch.properties as Node | undefined) ?? {})) {
+    if (name in properties && JSON.stringify(properties[name]) !== JSON.stringify(property)) throw new Error(`${operationId}: two allOf branches define ${name} differently`);
+    properties[name] = property;
+  }
+  const required = [...new Set([...((into.required as string[] | undefined) ?? []), ...((branch.required as string[] | undefined) ?? [])])];
+  return { ...into, description: into.description ?? branch.description, properties, ...(required.length > 0 ? { required } : {}) };
+}
+
 /**
- * An input schema with `type: "object"` at its root, as MCP requires: an `allOf` of object schemas (the videosite posts
- * request extends the posts request so) is an object already, and says so; anything else is left for the caller to refuse.
+ * The request's schema as a tool's input schema every major model host accepts: `type: "object"` with `properties` at
+ * its root and no combinator there (Anthropic's and OpenAI's tool APIs refuse a whole tool list over one such schema).
+ * An `allOf` of object schemas (the videosite posts request extends the posts request so) is merged into one; a `oneOf`
+ * or `anyOf` whose branches each require other fields (the focused operations' `handle` or `unique_id`) becomes its
+ * rule in words, in the description. The server still checks every call against the full request schema.
  */
-function objectSchema(schema: Node): McpTool["inputSchema"] {
-  const branches = (schema.allOf as Node[] | undefined) ?? [];
-  if (schema.type === undefined && branches.length > 0 && branches.every((branch) => branch.type === "object")) return { type: "object", ...schema };
-  return schema as McpTool["inputSchema"];
+export function hostSchema(schema: Node, operationId: string): McpTool["inputSchema"] {
+  const { allOf, oneOf, anyOf, ...rest } = schema;
+  let result: Node = { ...rest, type: rest.type ?? "object" };
+  for (const branch of (allOf as Node[] | undefined) ?? []) result = mergeObject(result, branch, operationId);
+  for (const [keyword, alternatives] of [
+    ["oneOf", oneOf],
+    ["anyOf", anyOf],
+  ] as const) {
+    if (alternatives === undefined) continue;
+    const fields = (alternatives as Node[]).map((branch) => branch.required as string[] | undefined);
+    if (fields.some((required) => !required || required.length === 0)) throw new Error(`${operationId}: a ${keyword} branch of its request requires no field, which a tool's description cannot state`);
+    const choices = fields.map((required) => (required as string[]).map((field) => `\`${field}\``).join(" and ")).join(", ");
+    const rule = `Send ${keyword === "oneOf" ? "exactly one" : "at least one"} of ${choices}: a call that does not is refused before it is sent.`;
+    result.description = [result.description, rule].filter(Boolean).join("\n\n");
+  }
+  result.properties ??= {};
+  const refused = refusedAtTop.filter((keyword) => keyword in result);
+  if (result.type !== "object" || refused.length > 0) throw new Error(`${operationId}: a tool's input must be a plain object schema; it has ${refused.join(", ") || `type ${String(result.type)}`} at its top`);
+  return result as McpTool["inputSchema"];
 }
 
 /** The first paragraph of a description, on one line. */
@@ -105,8 +138,7 @@ export function mcpTools(document: OpenApiDocument): McpTool[] {
       if (typeof operation !== "object" || operation === null || !operation["x-credits"]) continue;
       const body = deref(document, operation.requestBody);
       const schema = ((body?.content as Node | undefined)?.["application/json"] as Node | undefined)?.schema;
-      const inputSchema = objectSchema((schema ? inlineSchema(document, schema) : { type: "object", additionalProperties: false }) as Node);
-      if (inputSchema.type !== "object") throw new Error(`${String(operation.operationId)}: an MCP tool's input must be an object; the request body is ${String(inputSchema.type)}`);
+      const inputSchema = hostSchema((schema ? inlineSchema(document, schema) : { type: "object", additionalProperties: false }) as Node, String(operation.operationId));
       tools.push({
         name: String(operation.operationId),
         title: String(operation.summary ?? operation.operationId),

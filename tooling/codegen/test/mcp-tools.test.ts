@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlineSchema, mcpTools, renderMcpTools } from "../src/mcp-tools.js";
+import { inlineSchema, mcpTools, refusedAtTop, renderMcpTools } from "../src/mcp-tools.js";
 
 const responses = {
   "200": { description: "ok", "x-billing": "billed" },
@@ -84,25 +84,47 @@ describe("the MCP tools of a priced surface", () => {
     expect(tools[1]?.description).toContain("Costs 25 credits per call, whatever the account.");
   });
 
-  it("inlines the request body's schema, drops the extensions, and states the object an allOf makes", () => {
+  it("inlines the request body's schema, drops the extensions, and merges an allOf into one plain object", () => {
     expect(tools[0]?.inputSchema).toEqual({
       type: "object",
-      allOf: [
-        { type: "object", required: ["username"], properties: { username: { type: "string", pattern: "^@?[a-z]+$" }, cursor: { type: "string" } } },
-        { type: "object", properties: { contentType: { type: "string" } } },
-      ],
+      required: ["username"],
+      properties: { username: { type: "string", pattern: "^@?[a-z]+$" }, cursor: { type: "string" }, contentType: { type: "string" } },
     });
-    expect(tools[1]?.inputSchema).toEqual({ type: "object", additionalProperties: true });
+    expect(tools[1]?.inputSchema).toEqual({ type: "object", additionalProperties: true, properties: {} });
     expect(JSON.stringify(tools)).not.toContain("$ref");
     expect(JSON.stringify(tools)).not.toContain("x-not-shown");
   });
 
-  it("refuses a schema that refers to itself, and a request body that is no object", () => {
+  it("states a oneOf of required fields in words, leaving no combinator at the top of any tool's input", () => {
+    const either = { ...document, paths: { ...document.paths } } as typeof document;
+    either.paths["/scrape/shortvideo/audience"] = structuredClone(document.paths["/scrape/shortvideo/audience"]);
+    either.paths["/scrape/shortvideo/audience"].post.requestBody.content["application/json"].schema = {
+      type: "object",
+      description: "Identify the creator.",
+      properties: { handle: { type: "string" }, unique_id: { type: "string" } },
+      oneOf: [
+        { required: ["handle"], properties: { unique_id: { not: {} } } },
+        { required: ["unique_id"], properties: { handle: { not: {} } } },
+      ],
+    } as never;
+    const [, tool] = mcpTools(either);
+    expect(tool?.inputSchema).toEqual({
+      type: "object",
+      description: "Identify the creator.\n\nSend exactly one of `handle`, `unique_id`: a call that does not is refused before it is sent.",
+      properties: { handle: { type: "string" }, unique_id: { type: "string" } },
+    });
+    for (const each of [...tools, tool]) expect(Object.keys(each?.inputSchema ?? {}).filter((key) => refusedAtTop.includes(key as never))).toEqual([]);
+  });
+
+  it("refuses a schema that refers to itself, a request body that is no object, and a combinator it cannot state", () => {
     const cyclic = { components: { schemas: { Node: { type: "object", properties: { next: { $ref: "#/components/schemas/Node" } } } } } };
     expect(() => inlineSchema(cyclic, { $ref: "#/components/schemas/Node" })).toThrow("#/components/schemas/Node refers to itself");
     const array = structuredClone(document);
     array.paths["/scrape/shortvideo/audience"].post.requestBody.content["application/json"].schema = { type: "array" } as never;
-    expect(() => mcpTools(array)).toThrow("shortvideoAudience: an MCP tool's input must be an object; the request body is array");
+    expect(() => mcpTools(array)).toThrow("shortvideoAudience: a tool's input must be a plain object schema; it has type array at its top");
+    const enumerated = structuredClone(document);
+    enumerated.paths["/scrape/shortvideo/audience"].post.requestBody.content["application/json"].schema = { type: "object", enum: [{}] } as never;
+    expect(() => mcpTools(enumerated)).toThrow("shortvideoAudience: a tool's input must be a plain object schema; it has enum at its top");
   });
 
   it("renders a module whose tools are the same data", () => {

@@ -19,14 +19,16 @@ import {
 import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth";
 
 /**
- * The limits a case opens a client with; the rest are the client's defaults.
- * @typedef {{ timeoutMs?: number, maxRetryWaitMs?: number, maxResponseBytes?: number }} Limits
+ * The limits a case opens a client with, and what it watches the client through (a logger, and hooks where the client
+ * takes them); the rest are the client's defaults.
+ * @typedef {{ timeoutMs?: number, maxRetryWaitMs?: number, maxResponseBytes?: number, logger?: object, hooks?: object }} Limits
  */
 
 /**
- * What a call came to when the server answered: the status, and for an error what the client's typed error says.
- * Errors of the way (redirects, bodies, timeouts, malformed answers) are thrown as they are.
- * @typedef {{ status: number, data?: unknown, retryable?: boolean, retryAfterMs?: number, error?: Error }} Outcome
+ * What a call came to when the server answered: the status, and for an error what the client's typed error says; for
+ * a success, its data and the meta the client adds (where its door returns one). Errors of the way (redirects, bodies,
+ * timeouts, malformed answers) are thrown as they are.
+ * @typedef {{ status: number, data?: unknown, meta?: unknown, retryable?: boolean, retryAfterMs?: number, error?: Error }} Outcome
  */
 
 /**
@@ -35,6 +37,7 @@ import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth"
  * @property {string} name
  * @property {string} basePath where the client's requests go on the server
  * @property {string} secret the credential: it must never reach another origin nor appear in an error
+ * @property {string} publicPrefix its documented public prefix (`scrape_live_`), "" when it is random throughout
  * @property {string} secretHeader the request header that carries it
  * @property {unknown} success a success answer in the surface's shape
  * @property {(status: number) => unknown} errorBody an error answer in the surface's shape
@@ -58,16 +61,17 @@ import { clientCredentials, OAuthServer } from "@content-scraper/platform/oauth"
  *   the caller's own headers, where the client takes them
  */
 
+// Random parts of 24 characters or more, as real credentials have: each half of one is a credential's worth.
 export const secrets = {
-  scraper: "scrape_live_h0stileSecretKey",
-  company: "company_h0stileSecretKey",
-  connect: "sk_test_h0stileSecretKey",
-  token: "eyJh0stileSecretToken",
-  clientSecret: "secret_h0stileClientSecret",
+  scraper: "scrape_live_h0stile_SecretKey_7c1e0f4a9b",
+  company: "company_h0stile_SecretKey_7c1e0f4a9b",
+  connect: "sk_test_h0stile_SecretKey_7c1e0f4a9b",
+  token: "eyJh0stile_SecretToken_7c1e0f4a9b2d",
+  clientSecret: "secret_h0stile_ClientSecret_7c1e0f4a",
 };
 
-/** The options every client shares: short retry waits, so that retries do not hold the suite. */
-const common = (/** @type {Limits} */ limits) => ({ timeoutMs: 10_000, ...limits, retry: { maxRetries: 2 } });
+/** The options every client shares: short retry waits, so that retries do not hold the suite. Hooks are the scraper's alone. */
+const common = (/** @type {Limits} */ { hooks: _hooks, ...limits }) => ({ timeoutMs: 10_000, ...limits, retry: { maxRetries: 2 } });
 
 /**
  * A typed error answer as an outcome, the error itself kept for the checks that read it; anything else is rethrown.
@@ -99,6 +103,7 @@ const scraper = (baseUrl, limits, apiKey = secrets.scraper) =>
     apiKey,
     baseUrl,
     ...common(limits),
+    hooks: limits.hooks,
     retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
     rateLimit: { requestsPerMinute: 600 },
   });
@@ -140,6 +145,7 @@ const oauthServer = (issuer, limits) =>
 const scraperSurface = {
   basePath: "/api/v1",
   secret: secrets.scraper,
+  publicPrefix: "scrape_live_",
   secretHeader: "x-api-key",
   success: { data: { username: "creator", display_name: "Creator", follower_count: 1 }, request_id: "req_1", upstream_calls: 1, meta: { credits_charged: 1, credits_remaining: 9 } },
   errorBody: (status) => ({ error: status === 429 ? "SCRAPER_RATE_LIMITED" : "INTERNAL_ERROR", message: "refused", request_id: "req_e" }),
@@ -154,6 +160,7 @@ const platformErrors = { redirect: PlatformRedirectError, tooLarge: PlatformResp
 const platformSurface = {
   basePath: "/api/oauth/v1",
   secret: secrets.token,
+  publicPrefix: "",
   secretHeader: "authorization",
   success: { data: [], nextCursor: null, hasMore: false },
   errorBody: (status) => ({ error: { code: status === 429 ? "rate_limited" : "internal", message: "refused", requestId: "req_e" } }),
@@ -172,7 +179,11 @@ const defined = [
     base: (origin) => `${origin}/api/v1`,
     make: (base, secret, extra = {}) => {
       const client = scraper(base, extra, secret);
-      return () => client.profile("shortvideo", "creator").then(({ data }) => ({ status: 200, data }), (error) => answered(error, ScraperApiError));
+      return () =>
+        client.profile("shortvideo", "creator").then(
+          ({ data, meta, response }) => ({ status: 200, data, meta: { ...meta, headers: Object.fromEntries(response.headers) } }),
+          (error) => answered(error, ScraperApiError),
+        );
     },
     rawPath: undefined,
     withHeaders: (origin, headers) => scraper(`${origin}/api/v1`, {}).profile("shortvideo", "creator", { headers }),
@@ -198,7 +209,11 @@ const defined = [
     base: (origin) => `${origin}/api/oauth/v1`,
     make: (base, secret, extra = {}) => {
       const client = platform(base, extra, secret);
-      return () => client.listWebhookDeliveries("wh_1").then(({ data }) => ({ status: 200, data }), (error) => answered(error, PlatformApiError));
+      return () =>
+        client.listWebhookDeliveries("wh_1").then(
+          ({ data, meta }) => ({ status: 200, data, meta: { ...meta, headers: Object.fromEntries(meta.headers) } }),
+          (error) => answered(error, PlatformApiError),
+        );
     },
     rawPath: (origin, path) => platform(`${origin}/api/oauth/v1`, {}).request("GET", path),
     withHeaders: undefined,
@@ -220,6 +235,7 @@ const defined = [
     name: "key-based platform: pages()",
     basePath: "/api/v1",
     secret: secrets.company,
+    publicPrefix: "",
     secretHeader: "x-api-key",
     success: { data: [], page: 1, total: 0 },
     errorBody: () => ({ error: "Refused." }),
@@ -250,6 +266,7 @@ const defined = [
     name: "connect: request()",
     basePath: "/api/embed",
     secret: secrets.connect,
+    publicPrefix: "sk_test_",
     secretHeader: "x-api-key",
     success: { id: "acct_1" },
     errorBody: () => ({ error: "refused" }),
@@ -261,7 +278,11 @@ const defined = [
     base: (origin) => `${origin}/api/embed`,
     make: (base, secret, extra = {}) => {
       const client = connect(base, extra, secret);
-      return () => client.request("GET", "/accounts").then(({ meta, data }) => ({ status: meta.status, data }), (error) => answered(error, ConnectApiError));
+      return () =>
+        client.request("GET", "/accounts").then(
+          ({ meta, data }) => ({ status: meta.status, data, meta: { ...meta, headers: Object.fromEntries(meta.headers) } }),
+          (error) => answered(error, ConnectApiError),
+        );
     },
     rawPath: (origin, path) => connect(`${origin}/api/embed`, {}).request("GET", path),
     withHeaders: (origin, headers) => connect(`${origin}/api/embed`, {}).request("GET", "/accounts", { headers }),
@@ -270,6 +291,7 @@ const defined = [
     name: "OAuth helpers: clientCredentials()",
     basePath: "/api/oauth/v1",
     secret: secrets.clientSecret,
+    publicPrefix: "",
     secretHeader: "authorization",
     success: { access_token: "at_1", token_type: "Bearer", expires_in: 3600 },
     errorBody: (status) => ({ error: status === 429 ? "temporarily_unavailable" : "server_error", error_description: "refused" }),

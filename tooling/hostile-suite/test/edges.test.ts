@@ -147,8 +147,9 @@ describe("waits that end", () => {
     server.script(lying({}));
     const { out, ms } = await run("pacing");
     expect(out).toBe("answered ScraperAbortError");
-    // The next token was a minute away: a timer left behind would hold the process for it.
-    expect(ms).toBeLessThan(15_000);
+    // The next token was a minute away: a timer left behind would hold the process for it (a loaded machine takes
+    // seconds to start a process, never a minute).
+    expect(ms).toBeLessThan(45_000);
   });
 
   it("after aborting calls parked behind a 429's 30 s Retry-After, the process exits at once", async () => {

@@ -3,18 +3,19 @@
 // non-breaking / annotation / unclassified / deprecated) over what differs (scoped-diff.mjs), and rules on top judge the
 // classes it gets wrong (consumer-rules.mjs, contract-extensions.mjs, security-requirements.mjs). The policy: a breaking
 // change needs a pending changeset that bumps @content-scraper/spec by major, or a correction line that acknowledges it
-// on its surface, at its pointer, of its kind (corrections.mjs); a correction that acknowledges nothing fails.
+// on its surface, at its pointer, of its kind, from its value before to its value after (corrections.mjs); a correction
+// that acknowledges nothing fails.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { contractExtensionChanges } from "./contract-extensions.mjs";
-import { correctionFor, correctionLine, parseCorrections } from "./corrections.mjs";
+import { correctionFor, correctionLine, digestedValues, kindOf, parseCorrections } from "./corrections.mjs";
 import { pointer } from "./json-pointer.mjs";
 import { affectedPaths, conventions, normalizeDescription } from "./normalize.mjs";
 import { ROOT } from "./packages.mjs";
 import { scopedApiDiff } from "./scoped-diff.mjs";
 import { requirementOf, securityRequirementChanges } from "./security-requirements.mjs";
 
-/** @typedef {{ type: string, action: string, path: string, description: string, rule?: string, differ?: string, value?: unknown }} Change */
+/** @typedef {{ type: string, action: string, path: string, description: string, rule?: string, differ?: string, before?: unknown, after?: unknown }} Change */
 /** @typedef {import("./corrections.mjs").Correction} Correction */
 
 export const SPEC_PACKAGE = "@content-scraper/spec";
@@ -32,7 +33,8 @@ export function releasedApis(releasedDir = RELEASED_DIR) {
 
 /**
  * Every difference between two descriptions, in words, classified: `type` is the verdict (a rule's, named in `rule`, where
- * one judges the change), `differ` api-smart-diff's own.
+ * one judges the change), `differ` api-smart-diff's own; `before` and `after` are the values it changes (one is absent
+ * where it adds or removes one).
  * @param {Record<string, any>} before
  * @param {Record<string, any>} after
  * @returns {Change[]}
@@ -52,14 +54,15 @@ export function diffDescriptions(before, after) {
     ...(kept(d) ? { rule: "security requirement" } : d.rule && { rule: d.rule }),
     action: d.action,
     path: pointer(d.path),
-    ...(d.action !== "remove" && { value: d.after }),
+    ...(d.action !== "add" && { before: d.before }),
+    ...(d.action !== "remove" && { after: d.after }),
     description: d.description ?? `[${d.action}] ${pointer(d.path)}`,
   }))];
 }
 
 /**
  * The changes the gate holds against a release: those classified breaking that no correction acknowledges (by surface,
- * pointer and kind: corrections.mjs).
+ * pointer, kind, and the values before and after: corrections.mjs).
  * @template {Change} C
  * @param {C[]} changes
  * @param {{ surface?: string, corrections?: readonly Correction[] }} [acknowledging]
@@ -88,12 +91,14 @@ export const pendingBumps = (changesetDir = CHANGESET_DIR, packageName = SPEC_PA
 
 /**
  * The corrections of the pending changesets that bump the spec package (`- correction \`<surface>\` \`#/pointer\`
- * <kind>: why`, corrections.mjs), and the correction lines that do not say all of it.
+ * <kind> from \`<before>\` to \`<after>\`: why`, corrections.mjs), and the correction lines that do not say all of it.
  */
 export const pendingCorrections = (changesetDir = CHANGESET_DIR, packageName = SPEC_PACKAGE) => parseCorrections(changesetsOf(changesetDir, packageName));
 
 /** The correction lines a failing report prints at most. */
 const MAX_STUBS = 20;
+/** The characters of a digested value's JSON a failing report prints under its correction line. */
+const MAX_JSON = 300;
 const RESPONSE = /\bResponse (\d{3}|[1-5]xx|[1-5]XX|default)\b/;
 
 /**
@@ -129,12 +134,12 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
   const apis = releasedApis(releasedDir);
   const results = apis.map((api) => {
     const builtPath = join(distDir, `${api}.json`);
+    const before = JSON.parse(readFileSync(join(releasedDir, `${api}.json`), "utf8"));
     if (!existsSync(builtPath)) {
       /** @type {Change[]} */
-      const changes = [{ type: "breaking", action: "remove", path: "#", description: `[Removed] the whole ${api} description` }];
+      const changes = [{ type: "breaking", action: "remove", path: "#", description: `[Removed] the whole ${api} description`, before }];
       return { api, changes };
     }
-    const before = JSON.parse(readFileSync(join(releasedDir, `${api}.json`), "utf8"));
     const after = JSON.parse(readFileSync(builtPath, "utf8"));
     return { api, changes: diffDescriptions(before, after) };
   });
@@ -159,11 +164,25 @@ export function checkApiChanges({ distDir = DIST_DIR, releasedDir = RELEASED_DIR
     lines.push(...reportLines(verdicts), "");
   }
   if (acknowledged.length > 0) lines.push(`${acknowledged.length} change(s) classified as breaking are acknowledged as corrections by a pending changeset.`, "");
-  for (const { file, line } of malformed) lines.push(`A correction in ${file} does not name its surface, pointer and kind (\`- correction \`<surface>\` \`#/…\` <kind>: why\`): ${line}`);
-  for (const k of unmatched) lines.push(`A correction in ${k.file} acknowledges no change: \`${k.surface}\` \`${k.pointer}\` ${k.kind}.`);
+  for (const { file, line } of malformed) {
+    lines.push(`A correction in ${file} does not name its surface, pointer, kind and values (\`- correction \`<surface>\` \`#/…\` <kind> from \`<before>\` to \`<after>\`: why\`): ${line}`);
+  }
+  for (const k of unmatched) {
+    // What the gate sees at that pointer, so that a correction written for another before or after can be rewritten.
+    const there = (results.find((r) => r.api === k.surface)?.changes ?? []).filter((c) => c.type === "breaking" && c.path === k.pointer).map(kindOf);
+    const seen = there.length > 0 ? ` The breaking change there: ${there.join("; ")}.` : "";
+    lines.push(`A correction in ${k.file} acknowledges no change: \`${k.surface}\` \`${k.pointer}\` ${k.kind}.${seen}`);
+  }
   if (malformed.length + unmatched.length > 0) lines.push("");
   if (breaking.length > 0 && majors.length === 0) {
-    const stubs = [...new Set(breaking.map((c) => correctionLine(c.api, c)))];
+    // Each line names the change's values before and after; one written as a digest is followed by the JSON it stands for.
+    const stubs = [
+      ...new Set(
+        breaking.map((c) =>
+          [correctionLine(c.api, c), ...digestedValues(c).map(({ digest, json }) => `  (\`${digest}\` is ${json.length > MAX_JSON ? `${json.slice(0, MAX_JSON)}…` : json})`)].join("\n"),
+        ),
+      ),
+    ];
     lines.push("The correction line that would acknowledge each breaking change, if it only describes what the service did:", "");
     lines.push(...stubs.slice(0, MAX_STUBS));
     if (stubs.length > MAX_STUBS) lines.push(`- … and ${stubs.length - MAX_STUBS} more, one per pointer above (so many breaking changes are rather a major).`);

@@ -2,6 +2,7 @@
 // description (generated clients and the people who code against them). Each rule names the change it judges and
 // overrides the differ's verdict on it; every other change keeps the differ's verdict. The seeded edits in
 // test/seeded-edits hold every rule to its class.
+import { patternWidens } from "./pattern-widening.mjs";
 
 /** @typedef {import("api-smart-diff").Diff} Diff */
 /** @typedef {"breaking" | "non-breaking" | "annotation"} Verdict */
@@ -110,6 +111,24 @@ const bounds = {
     const widens = UPPER.has(key) ? is >= was : is <= was;
     const narrows = UPPER.has(key) ? is <= was : is >= was;
     const keeps = side === "request" ? widens : side === "response" ? narrows : widens && narrows;
+    return keeps ? "non-breaking" : "breaking";
+  },
+};
+
+/**
+ * A `pattern` changed: a request must still accept what it did (the new pattern proven to accept every string the old
+ * one did: pattern-widening.mjs), and a response may not send what it could not (the old proven to accept every string
+ * the new one does). What is not proven is breaking. api-smart-diff calls every changed pattern in a request breaking,
+ * a wider one too, and every changed pattern in a response harmless, a wider one too.
+ * @type {Rule}
+ */
+const pattern = {
+  name: "pattern",
+  judge(diff, { side }) {
+    if (!side || diff.action !== "replace" || diff.path.at(-1) !== "pattern" || diff.path.at(-2) === "properties") return undefined;
+    const accepts = patternWidens(diff.before, diff.after); // every value accepted before still is
+    const promises = patternWidens(diff.after, diff.before); // no value is allowed that was not
+    const keeps = side === "request" ? accepts : side === "response" ? promises : accepts && promises;
     return keeps ? "non-breaking" : "breaking";
   },
 };
@@ -263,6 +282,7 @@ export const CONSUMER_RULES = [
   negation,
   allowedValues,
   bounds,
+  pattern,
   requestDefault,
   parameter,
   removedConvention,

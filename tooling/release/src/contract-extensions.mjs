@@ -23,7 +23,7 @@ export const CONTRACT_EXTENSIONS = new Set(
  * @param {unknown} after
  */
 export function contractExtensionChanges(before, after) {
-  /** @type {{ type: string, action: string, path: string, rule: string, description: string, value?: unknown }[]} */
+  /** @type {{ type: string, action: string, path: string, rule: string, description: string, before?: unknown, after?: unknown }[]} */
   const changes = [];
   const isObject = (/** @type {unknown} */ v) => v !== null && typeof v === "object";
   /** @param {string} extension @param {string} at where it is used @param {unknown} a @param {unknown} b @param {(string | number)[]} path */
@@ -43,7 +43,8 @@ export function contractExtensionChanges(before, after) {
       path: pointer(path),
       rule: "contract extension",
       description: `[${{ add: "Added", remove: "Removed", replace: "Changed" }[action]}] ${what}, a rule the clients read, at ${at}`,
-      ...(action !== "remove" && { value: b }),
+      ...(action !== "add" && { before: a }),
+      ...(action !== "remove" && { after: b }),
     });
   };
   /** @param {unknown} a @param {unknown} b @param {string[]} path */

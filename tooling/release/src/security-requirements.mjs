@@ -25,18 +25,27 @@ const keeps = (/** @type {Requirement[] | undefined} */ was = [], /** @type {Req
  * @param {Record<string, any>} after
  */
 export function securityRequirementChanges(before, after) {
-  const breaking = (/** @type {(string | number)[]} */ at, /** @type {string} */ what) => ({
+  /**
+   * @param {(string | number)[]} at
+   * @param {string} what
+   * @param {Requirement[] | undefined} was what a call needed
+   * @param {Requirement[] | undefined} is what it needs now
+   */
+  const breaking = (at, what, was = [], is = []) => ({
     type: "breaking",
     action: "replace",
     path: pointer(at),
     rule: "security requirement",
     description: `[Changed] the security requirement of ${what}: a call authorized before may be refused`,
+    before: was,
+    after: is,
   });
-  const changes = keeps(before.security, after.security) ? [] : [breaking(["security"], "every operation without its own")];
+  const changes = keeps(before.security, after.security) ? [] : [breaking(["security"], "every operation without its own", before.security, after.security)];
   for (const [path, item] of Object.entries(before.paths ?? {})) {
     for (const method of METHODS.filter((m) => item?.[m] && after.paths?.[path]?.[m])) {
       const [was, is] = [item[method].security, after.paths[path][method].security];
-      if ((was || is) && !keeps(was ?? before.security, is ?? after.security)) changes.push(breaking(["paths", path, method, "security"], `${method.toUpperCase()} ${path}`));
+      const [needed, needs] = [was ?? before.security, is ?? after.security];
+      if ((was || is) && !keeps(needed, needs)) changes.push(breaking(["paths", path, method, "security"], `${method.toUpperCase()} ${path}`, needed, needs));
     }
   }
   return changes;

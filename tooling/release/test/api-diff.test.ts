@@ -102,7 +102,7 @@ describe("a fixture: the scraper baseline with an operation removed and a new re
   });
 });
 
-describe("corrections are scoped to a surface and a kind of change", () => {
+describe("corrections are pinned to a surface, a pointer, a kind of change and its values before and after", () => {
   const dir = tempDir("api-diff-corrections");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const released = join(dir, "released");
@@ -121,13 +121,15 @@ describe("corrections are scoped to a surface and a kind of change", () => {
   };
   let changesets = 0;
   /** A changeset directory with one patch changeset for the spec, carrying `lines`. */
-  const withCorrections = (...lines: string[]) => {
+  const changesetWith = (...lines: string[]) => {
     const at = join(dir, `changesets-${++changesets}`);
     mkdirSync(at);
     writeFileSync(join(at, "fix.md"), `---\n"@content-scraper/spec": patch\n---\n\nThe default host.\n\n${lines.join("\n")}\n`);
-    return checkApiChanges({ distDir: dist, releasedDir: released, changesetDir: at });
+    return at;
   };
-  const replaced = (surface: string, value = "api.example.invalid") => `- correction \`${surface}\` \`${host}\` replaced (server) with \`"${value}"\`: a placeholder that reached no service.`;
+  const withCorrections = (...lines: string[]) => checkApiChanges({ distDir: dist, releasedDir: released, changesetDir: changesetWith(...lines) });
+  const replaced = (surface: string, before = "api.example.com", after = "api.example.invalid") =>
+    `- correction \`${surface}\` \`${host}\` replaced (server) from \`"${before}"\` to \`"${after}"\`: a placeholder that reached no service.`;
 
   it("acknowledges the change it names, on its surface, and prints the line for the one it does not", () => {
     build({ scraper: "api.example.invalid", platform: "api.example.invalid" });
@@ -135,20 +137,55 @@ describe("corrections are scoped to a surface and a kind of change", () => {
     expect(result.breaking.map((c) => [c.api, c.path])).toEqual([["scraper", host]]);
     expect(result.corrections.map((c) => c.api)).toEqual(["platform"]);
     expect(result.ok).toBe(false);
-    expect(result.report).toContain(`- correction \`scraper\` \`${host}\` replaced (server) with \`"api.example.invalid"\`: <why`);
+    expect(result.report).toContain(`- correction \`scraper\` \`${host}\` replaced (server) from \`"api.example.com"\` to \`"api.example.invalid"\`: <why`);
     expect(withCorrections(replaced("platform"), replaced("scraper")).ok).toBe(true);
   });
 
-  it("acknowledges no other kind of change at its pointer: a removed default, or another value", () => {
+  it("acknowledges no other change at its pointer: a removed default, or another value after", () => {
     build({ scraper: undefined, platform: "api.other.invalid" });
     const result = withCorrections(replaced("scraper"), replaced("platform"));
     expect(result.breaking.map((c) => [c.api, c.action])).toEqual([
       ["platform", "replace"],
       ["scraper", "remove"],
     ]);
-    // And so both corrections acknowledge nothing, which fails the release by itself.
+    // And so both corrections acknowledge nothing, which fails the release by itself, saying what changed there.
     expect(result.unmatched.map((c) => c.surface).sort()).toEqual(["platform", "scraper"]);
-    expect(result.report).toContain(`A correction in fix.md acknowledges no change: \`scraper\` \`${host}\` replaced (server) with \`"api.example.invalid"\`.`);
+    expect(result.report).toContain(
+      `A correction in fix.md acknowledges no change: \`scraper\` \`${host}\` replaced (server) from \`"api.example.com"\` to \`"api.example.invalid"\`. ` +
+        `The breaking change there: removed (server) from \`"api.example.com"\`.`,
+    );
+  });
+
+  it("acknowledges no change from another value before, though it ends at the same value", () => {
+    build({ scraper: "api.example.com", platform: "api.example.invalid" });
+    const before = join(dir, "released-elsewhere");
+    mkdirSync(before);
+    const doc = JSON.parse(readFileSync(join(RELEASED_DIR, "platform.json"), "utf8"));
+    doc.servers[0].variables.host.default = "api.example.org";
+    writeFileSync(join(before, "platform.json"), JSON.stringify(doc));
+    const judged = (line: string) => checkApiChanges({ distDir: dist, releasedDir: before, changesetDir: changesetWith(line) });
+    const result = judged(replaced("platform"));
+    expect([result.breaking.map((c) => c.path), result.unmatched.length, result.ok]).toEqual([[host], 1, false]);
+    expect(result.report).toContain(`- correction \`platform\` \`${host}\` replaced (server) from \`"api.example.org"\` to \`"api.example.invalid"\`: <why`);
+    expect(judged(replaced("platform", "api.example.org")).ok).toBe(true);
+  });
+
+  it("pins a value too long to write by its digest, prints the JSON it stands for, and takes either", () => {
+    const doc = JSON.parse(readFileSync(join(RELEASED_DIR, "platform.json"), "utf8"));
+    const variable = doc.servers[0].variables.host;
+    delete doc.servers[0].variables.host;
+    writeFileSync(join(dist, "platform.json"), JSON.stringify(doc));
+    copyFileSync(join(RELEASED_DIR, "scraper.json"), join(dist, "scraper.json"));
+    const { report, ok } = withCorrections();
+    const digest = /^- correction `platform` `#\/servers\/0\/variables\/host` removed \(server\) from `(sha256:[0-9a-f]{16})`: <why.*$/m.exec(report)?.[1];
+    expect([digest, ok]).toEqual([expect.any(String), false]);
+    expect(report).toContain(`  (\`${digest}\` is ${JSON.stringify(variable)})`);
+    const line = (value: string) => `- correction \`platform\` \`#/servers/0/variables/host\` removed (server) from \`${value}\`: the host was never a setting.`;
+    expect(withCorrections(line(`${digest}`)).ok).toBe(true);
+    // The same value as JSON, its keys in another order: a value is pinned, not its text.
+    const reordered = Object.fromEntries(Object.entries(variable).reverse());
+    expect(withCorrections(line(JSON.stringify(reordered))).ok).toBe(true);
+    expect(withCorrections(line(JSON.stringify({ ...variable, default: "api.example.org" }))).ok).toBe(false);
   });
 
   it("fails the release on a correction that acknowledges nothing, even with no breaking change or with a major", () => {
@@ -162,9 +199,13 @@ describe("corrections are scoped to a surface and a kind of change", () => {
     expect(checkApiChanges({ distDir: dist, releasedDir: released, changesetDir: at }).ok).toBe(false);
   });
 
-  it("fails the release on a correction that names no surface or kind (the old pointer-only form)", () => {
+  it.each([
+    ["the pointer-only form", `- correction \`${host}\`: the host was a placeholder.`],
+    ["the form with a kind and the new value only", `- correction \`scraper\` \`${host}\` replaced (server) with \`"api.example.invalid"\`: the host was a placeholder.`],
+    ["a value that is no JSON", `- correction \`scraper\` \`${host}\` replaced (server) from \`api.example.com\` to \`"api.example.invalid"\`: the host was a placeholder.`],
+  ])("fails the release on a correction that does not name its values (%s)", (_, line) => {
     build({ scraper: "api.example.invalid", platform: "api.example.com" });
-    const result = withCorrections(`- correction \`${host}\`: the host was a placeholder.`);
+    const result = withCorrections(line);
     expect(result.malformed).toHaveLength(1);
     expect(result.breaking.map((c) => c.api)).toEqual(["scraper"]);
     expect(result.ok).toBe(false);

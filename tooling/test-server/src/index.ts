@@ -56,3 +56,6 @@ export type ScriptedServer = Awaited<ReturnType<typeof startScriptedServer>>;
 
 /** Answers that misbehave on purpose: redirects, silence, endless and compressed bodies, arbitrary bodies. */
 export * as hostile from "./hostile.js";
+
+/** The forms in which a server echoes a credential, and the check that none of them leaked. */
+export { type Echo, echoedForms, echoes, leakedForms } from "./echoes.js";

@@ -30,7 +30,7 @@ export async function checkBalance({ client, platform, state, creators, reporter
   try {
     const { meta } = await client.profile(platform, found.handle);
     await state.runs.probe(run, meta.creditsCharged);
-    await state.runs.point(run, meta.creditsRemaining, state.runs.total(checkpointCredits(checkpoints.values())), dirty);
+    await state.runs.point(run, meta.creditsRemaining, state.runs.total(checkpointCredits(checkpoints.values())), dirty, meta.creditsCharged);
     reporter.note(`${who}: ${meta.creditsCharged} credit(s) spent on a balance check to account for them`);
     return true;
   } catch (error) {

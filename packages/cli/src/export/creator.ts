@@ -17,6 +17,7 @@ import {
 import type { Creator } from "../creators.js";
 import { type Checkpoint, type CheckpointStore, freshCheckpoint, isSettled } from "./checkpoint.js";
 import { type OutputFolder, OutputFolderError } from "./folder.js";
+import { FolderTakenError } from "./lock.js";
 import { type CreatorOutput, type ExportLine, openCreatorOutput } from "./output.js";
 import { CreatorTakenError } from "./taken.js";
 
@@ -167,6 +168,8 @@ async function withOutput(
     return { checkpoint };
   } catch (error) {
     if (error instanceof CreatorTakenError) return { checkpoint };
+    // The folder is another run's now: not even this creator's end may be saved there.
+    if (error instanceof FolderTakenError) throw error;
     const end = ended(checkpoint, error);
     try {
       await progress.save(settle(checkpoint, end), undefined, end.creditsCharged - checkpoint.creditsCharged);

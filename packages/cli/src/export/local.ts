@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Platform } from "@content-scraper/client";
 import { type ConnectionOptions, checkPlatform, scraperClient } from "../client.js";
 import { type Creator, readCreators } from "../creators.js";
-import { exportExitCode } from "../exit-codes.js";
+import { exitCodes, exportExitCode } from "../exit-codes.js";
 import type { Io } from "../io.js";
 import { createReporter, type Reporter, type ReporterKind } from "../progress.js";
 import { checkBalance } from "./balance-check.js";
-import { isSettled } from "./checkpoint.js";
-import { buildManifest, writeManifest } from "./manifest.js";
+import { type Checkpoint, isSettled } from "./checkpoint.js";
+import { buildManifest, saveManifest } from "./manifest.js";
 import { onInterrupt, type RunResult, runExport } from "./run.js";
 import { checkpointCredits, type ExportState, openExportState } from "./state.js";
 
@@ -18,6 +18,8 @@ export interface ExportArguments extends ConnectionOptions {
   concurrency: number;
   maxCredits?: number | undefined;
   reporter: ReporterKind;
+  /** `--allow-shared-out` (`FolderOptions.shared`). */
+  allowSharedOut?: boolean | undefined;
 }
 
 /** What `--max-credits` leaves this run: the export's budget less what its earlier runs were charged. */
@@ -34,9 +36,10 @@ export function pendingCreators(creators: Creator[], state: ExportState): Creato
 /** Writes the manifest from the checkpoints on disk, tells the reporter, and answers the exit status. */
 export async function finishExport(state: ExportState, platform: Platform, creators: Creator[], result: Pick<RunResult, "stoppedBecause" | "problem">, reporter: Reporter): Promise<number> {
   if (result.problem && result.stoppedBecause !== "maxCredits") reporter.note(`stopped: ${result.problem}`);
-  const manifest = buildManifest(platform, creators, await state.store.all(creators), result.stoppedBecause, state.runs);
-  reporter.finish(manifest, await writeManifest(state.folder, manifest));
-  return exportExitCode(result.stoppedBecause, manifest.creators.failed);
+  const build = (checkpoints: Map<string, Checkpoint>) => buildManifest(platform, creators, checkpoints, result.stoppedBecause, state.runs);
+  const { manifest, path } = await saveManifest(state, build, creators, reporter);
+  // A manifest that could not be written leaves the folder behind the checkpoints: an output-folder problem.
+  return manifest && path ? exportExitCode(result.stoppedBecause, manifest.creators.failed) : exitCodes.usage;
 }
 
 /** `content-scraper export` on this machine: checkpoints on disk, pacing and budget in memory. */
@@ -44,7 +47,7 @@ export async function exportLocal(args: ExportArguments, io: Io): Promise<number
   const creators = await readCreators(args.creators);
   // Key, address and platform checked before anything is written, the folder before anything is sent.
   checkPlatform(scraperClient(args), args.platform);
-  const state = await openExportState(args.out, args.platform, creators, io);
+  const state = await openExportState(args.out, args.platform, creators, io, { shared: args.allowSharedOut });
   try {
     const budget = runBudget(args.maxCredits, state);
     const client = scraperClient(args, budget);
@@ -62,8 +65,10 @@ export async function exportLocal(args: ExportArguments, io: Io): Promise<number
     } finally {
       interruption.dispose();
     }
-    // Every request of the run was answered (a killed run never gets here; a second Ctrl-C aborts what was in flight).
-    if (!interruption.signal.aborted) await state.runs.end(run);
+    // Every request of the run was answered (a killed run never gets here; a second Ctrl-C aborts what was in flight),
+    // and counted, unless a write failed: its page or checkpoint, not written, took an answer's charge with it, which
+    // the next run's balance finds.
+    if (!interruption.signal.aborted && !state.folder.failed) await state.runs.end(run);
     // An earlier run's answers lost in flight, not found by this run (it learnt no balance: every answer it had failed).
     if (result.stoppedBecause === "complete" && state.runs.awaitingBalance > 0) {
       await checkBalance({ client, platform: args.platform, state, creators, reporter, run, dirty: false });

@@ -57,6 +57,25 @@ export async function readLock(folder: OutputFolder): Promise<LockHolder | undef
 }
 
 /**
+ * The folder's lock is no longer the one this process works under: another run took the folder (a laptop run took a
+ * fleet's whose coordinator died), or the run ended. Nothing more may be written there.
+ */
+export class FolderTakenError extends Error {
+  override name = "FolderTakenError";
+}
+
+/**
+ * Fences the folder's writes on its lock: before each one, in the same synchronous step, the lock on disk must still
+ * hold `token` (a fleet's epoch). A run that takes the folder over fences every worker of the fleet it replaced,
+ * whatever their Redis says.
+ */
+export function fenceOnLock(folder: OutputFolder, token: string): void {
+  folder.fence(() => {
+    if (parseHolder(folder.readNow(lockFile))?.token !== token) throw new FolderTakenError(`${folder.path} is no longer this export's (its lock is another run's, or gone)`);
+  });
+}
+
+/**
  * Takes the folder's lock, so that one run at a time writes it: a second run is refused (`OutputFolderError`, exit 2)
  * while the holder lives. A lock whose process is gone (killed) is taken over: one taker per stale lock (a marker
  * file named after its token, created exclusively), which removes it and takes the lock as if it were free.
@@ -68,7 +87,13 @@ export async function lockFolder(folder: OutputFolder): Promise<FolderLock> {
       return {
         holder,
         release: async () => {
-          if ((await readLock(folder))?.token === holder.token) await folder.remove(lockFile);
+          try {
+            if ((await readLock(folder))?.token === holder.token) await folder.remove(lockFile);
+          } catch (error) {
+            // A folder that changed under the run (moved, swapped for a link) keeps the lock where it is: stale once
+            // this process is gone, the next run there takes it over.
+            if (!(error instanceof OutputFolderError)) throw error;
+          }
         },
       };
     }

@@ -1,7 +1,9 @@
 import type { Creator } from "../creators.js";
+import type { Reporter } from "../progress.js";
 import type { Checkpoint } from "./checkpoint.js";
-import type { OutputFolder } from "./folder.js";
-import type { Runs } from "./runs.js";
+import { type OutputFolder, OutputFolderError } from "./folder.js";
+import { type Runs, shortfall, type Unreconciled } from "./runs.js";
+import type { ExportState } from "./state.js";
 
 /** The manifest's file in the platform's folder. */
 export const manifestFile = "manifest.json";
@@ -61,8 +63,17 @@ export interface Manifest {
    * unfound (one profile, alone).
    */
   creditsProbing: number;
-  /** Runs whose losses could not be reconciled that way (the balance rose in between): `creditsCharged` may then be short. */
+  /**
+   * Runs whose losses could not be reconciled that way: `creditsCharged` may then be short. Each is in `unreconciled`
+   * with its cause and the most it may be short by.
+   */
   unreconciledRuns: number;
+  /**
+   * Why each such run could not be reconciled (`noEarlierBalance`: killed during the export's first request, before
+   * any balance was known; `balanceRose`: a top-up or another user of the key between a kill and the next run;
+   * `unreadableLine`), and the most `creditsCharged` may be short by for it (`null`: unknown).
+   */
+  unreconciled: Unreconciled[];
   /**
    * Runs that may have lost answers in flight (killed, aborted, a fleet worker died) since a run last learnt the
    * balance: `creditsCharged` is short by what they lost until one does (the next run, at its first success).
@@ -96,6 +107,7 @@ export function buildManifest(platform: string, creators: Creator[], checkpoints
     creditsUnseen: runs.unseenCredits,
     creditsProbing: runs.probeCredits,
     unreconciledRuns: runs.unreconciledRuns,
+    unreconciled: [...runs.unreconciled],
     runsAwaitingBalance: runs.awaitingBalance,
     resumedMidPage: sum("resumes"),
     reexported: sum("reexports"),
@@ -116,5 +128,34 @@ export async function readManifest(folder: OutputFolder): Promise<Manifest | und
     return JSON.parse((await folder.read(manifestFile)) ?? "null") ?? undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Writes the manifest (`build` makes it from the checkpoints on disk), tells the reporter, and says why its credits may
+ * be short. A manifest that cannot be written (a full disk, the folder changed) is said instead: answers the manifest
+ * and where it was written, if it was.
+ */
+export async function saveManifest(
+  state: ExportState,
+  build: (checkpoints: Map<string, Checkpoint>) => Manifest,
+  creators: Creator[],
+  reporter: Reporter,
+): Promise<{ manifest?: Manifest | undefined; path?: string | undefined }> {
+  let manifest: Manifest | undefined;
+  try {
+    manifest = build(await state.store.all(creators));
+    const short = shortfall(manifest.unreconciled);
+    if (short) reporter.note(short);
+    const path = await writeManifest(state.folder, manifest);
+    reporter.finish(manifest, path);
+    return { manifest, path };
+  } catch (error) {
+    if (!(error instanceof OutputFolderError)) throw error;
+    // The failure the run stopped for was told already ("stopped: …"): the same again is not repeated.
+    const told = error !== state.folder.failed && error.message === state.folder.failed?.message;
+    reporter.note(`the manifest was not written: ${told ? "the same reason" : error.message}`);
+    if (manifest) reporter.finish(manifest, undefined);
+    return { manifest };
   }
 }

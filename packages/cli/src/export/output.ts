@@ -37,7 +37,9 @@ function parseLines(text: string): ExportLine[] | undefined {
 /**
  * Opens a creator's file at a checkpoint: whatever was written after it (a page whose checkpoint a kill prevented) is
  * cut off, since that page is fetched again. Answers `undefined` when the file does not match the checkpoint (shorter,
- * or not export lines): the creator's export has to start over.
+ * or not export lines): the creator's export has to start over. The size, the posts already written (read from the
+ * checkpoint's bytes only) and the cut go through one descriptor: a page another process appends meanwhile lies past
+ * the checkpoint, so its posts are never taken for written and then cut off.
  *
  * Where another processing can take the creator over (a fleet), each append first awaits `beforeWrite` (the claim: it
  * throws once another worker took it), then checks that the file holds exactly what this processing counted. A worker
@@ -46,16 +48,22 @@ function parseLines(text: string): ExportLine[] | undefined {
  * processing no longer holds the creator. Alone on the folder (its lock), a run has no one to check for.
  */
 export async function openCreatorOutput(folder: OutputFolder, file: string, checkpointBytes: number, beforeWrite?: () => Promise<void>): Promise<CreatorOutput | undefined> {
-  const size = (await folder.size(file)) ?? 0;
-  if (size < checkpointBytes) return undefined;
-  if (size > checkpointBytes) await folder.truncate(file, checkpointBytes);
-  const seen = new Set<string>();
-  if (checkpointBytes > 0) {
-    const lines = parseLines((await folder.read(file)) ?? "");
-    if (!lines) return undefined;
-    for (const line of lines) if (line.kind === "post") seen.add(postKey(line.post));
-  }
   const handle: AppendFile = await folder.append(file);
+  const seen = new Set<string>();
+  try {
+    const size = await handle.size();
+    const written = checkpointBytes > 0 ? await handle.head(checkpointBytes) : Buffer.alloc(0);
+    const lines = written.length === checkpointBytes ? parseLines(written.toString("utf8")) : undefined;
+    if (size < checkpointBytes || !lines) {
+      await handle.close();
+      return undefined;
+    }
+    for (const line of lines) if (line.kind === "post") seen.add(postKey(line.post));
+    if (size > checkpointBytes) await handle.cut(checkpointBytes);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   let bytes = checkpointBytes;
   return {
     seen,

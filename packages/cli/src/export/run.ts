@@ -113,14 +113,18 @@ export async function runExport(options: RunOptions): Promise<RunResult> {
     folder: options.folder,
     store,
     signal: interruption.signal,
-    stopping: () => stopReason !== undefined || interruption.stopping() || (options.untilBalance === true && known),
+    // A write that failed (a full disk) stops every creator before its next request, not after its own failure.
+    stopping: () => stopReason !== undefined || options.folder.failed !== undefined || interruption.stopping() || (options.untilBalance === true && known),
     onCharge: (charged, meta) => {
       if (known || !account) return;
       chargedBeforeBalance += charged;
       if (!meta) return;
       // One answer at a time so far: the balance after this one, with nothing else in flight.
       known = true;
-      recorded = account.runs.point(account.run, meta.creditsRemaining, account.totalBefore + chargedBeforeBalance, false);
+      // A journal that cannot be written (a full disk) stops the run through the folder's failure, not here.
+      recorded = account.runs.point(account.run, meta.creditsRemaining, account.totalBefore + chargedBeforeBalance, false, meta.creditsCharged).catch((error: unknown) => {
+        if (!(error instanceof OutputFolderError)) throw error;
+      });
       balanceKnown.open();
     },
     onSaved: (checkpoint: Checkpoint, meta: ScraperMeta | undefined) => {
@@ -171,6 +175,8 @@ export async function runExport(options: RunOptions): Promise<RunResult> {
   const others = Array.from({ length: Math.max(0, Math.min(options.concurrency, pending.length) - 1) }, (_, index) => worker(index + 1));
   await Promise.all([firstDone, ...others]);
   await recorded;
+  // The first write that failed stops the run, whatever else stopped creators meanwhile: its file is the one to name.
+  if (options.folder.failed) [stopReason, problem] = ["outputFolder", options.folder.failed.message];
   const stoppedBecause = stopReason ?? (interruption.stopping() || (options.untilBalance && known && next < pending.length) ? "interrupted" : "complete");
   return { stoppedBecause, problem };
 }

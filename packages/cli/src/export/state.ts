@@ -2,7 +2,7 @@ import type { Creator } from "../creators.js";
 import type { Io } from "../io.js";
 import type { Checkpoint } from "./checkpoint.js";
 import { diskCheckpoints } from "./checkpoints.js";
-import { OutputFolder } from "./folder.js";
+import { type FolderOptions, OutputFolder } from "./folder.js";
 import { type FolderLock, lockFolder } from "./lock.js";
 import { openRuns, type Runs } from "./runs.js";
 
@@ -26,9 +26,15 @@ export interface ExportState {
  * matches (deleted, cut, grown) puts its creator back to work: cut back to the checkpoint if it grew, exported again
  * if it lost lines (the manifest counts it in `reexports`).
  */
-export async function openExportState(out: string, platform: string, creators: Creator[], io: Io): Promise<ExportState> {
-  const folder = await OutputFolder.open(out, platform, io.redactor, { owner: true });
-  const lock = await lockFolder(folder);
+export async function openExportState(out: string, platform: string, creators: Creator[], io: Io, { shared }: Pick<FolderOptions, "shared"> = {}): Promise<ExportState> {
+  const folder = await OutputFolder.open(out, platform, io.redactor, { owner: true, shared });
+  let lock: FolderLock;
+  try {
+    lock = await lockFolder(folder);
+  } catch (error) {
+    await folder.close();
+    throw error;
+  }
   try {
     const store = diskCheckpoints(folder);
     const runs = await openRuns(folder);
@@ -49,10 +55,12 @@ export async function openExportState(out: string, platform: string, creators: C
         await store.close();
         await runs.close();
         await lock.release();
+        await folder.close();
       },
     };
   } catch (error) {
     await lock.release();
+    await folder.close();
     throw error;
   }
 }

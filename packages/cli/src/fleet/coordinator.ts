@@ -108,7 +108,7 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
   const url = redisUrl(args.redis, process.env, io);
   const own = scraperClient(args);
   checkPlatform(own, args.platform);
-  const state = await openExportState(args.out, args.platform, creators, io);
+  const state = await openExportState(args.out, args.platform, creators, io, { shared: args.allowSharedOut });
   let redis: Redis | undefined;
   let queue: Queue | undefined;
   let stores: RedisStores | undefined;
@@ -131,6 +131,7 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
       requestsPerMinute: args.requestsPerMinute,
       maxRetries: args.maxRetries,
       timeoutMs: args.timeoutMs,
+      assumeRate: args.assumeRate,
       budget,
       concurrency: args.concurrency,
       leaseMs: args.leaseSeconds * 1000,
@@ -158,7 +159,7 @@ export async function exportFleet(args: FleetArguments, io: Io): Promise<number>
       const soloReporter: Reporter = { ...reporter, creatorEnded: (checkpoint, totals) => checkpoint.stoppedBecause !== "interrupted" && reporter.creatorEnded(checkpoint, totals) };
       const solo = await runExport({ ...args, client, folder: state.folder, store: state.store, creators: pending, settledBefore, reporter: soloReporter, interruption, budget, account, concurrency: 1, untilBalance: true });
       if (interruption.stopping() || stopsRun(solo.stoppedBecause)) {
-        if (!interruption.signal.aborted) await state.runs.end(run);
+        if (!interruption.signal.aborted && !state.folder.failed) await state.runs.end(run);
         return await finishExport(state, args.platform, creators, { ...solo, stoppedBecause: stopsRun(solo.stoppedBecause) ? solo.stoppedBecause : "interrupted" }, reporter);
       }
       const fleet = await runFleet({ args, id, keys, epoch, url, redis, queue, stores, client, state, creators, reporter, interruption, outage, run });
@@ -219,9 +220,20 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   const { args, keys, redis, queue, reporter, interruption, outage, state } = fleet;
   const handOuts = new Map<string, number>();
   const queued = await handOut(fleet, handOuts, true);
+  // Workers side by side before any balance is known (every answer of the first phase failed): what a kill would lose
+  // now has no bound a later balance could give, and the journal says so.
+  if (queued > 0 && !state.runs.known) await state.runs.wide(fleet.run);
   const children: ChildProcess[] = [];
   const env = { ...process.env, CONTENT_SCRAPER_REDIS_URL: fleet.url, SCRAPER_BASE_URL: fleet.client.baseUrl };
-  const workerArgs = ["worker", "--export", fleet.id, "--out", args.out, ...(args.allowInsecureHttp ? ["--allow-insecure-http"] : [])];
+  const workerArgs = [
+    "worker",
+    "--export",
+    fleet.id,
+    "--out",
+    args.out,
+    ...(args.allowInsecureHttp ? ["--allow-insecure-http"] : []),
+    ...(args.allowSharedOut ? ["--allow-shared-out"] : []),
+  ];
   let dirty = false;
   let stopping = false;
   // The Redis URL (and its password) reaches the workers through their environment, never their argv.
@@ -298,6 +310,8 @@ async function runFleet(fleet: FleetRun): Promise<{ stoppedBecause: string; prob
   await Promise.all(children.map((child) => stopChild(child, lost)));
   feed((await redis.lpop(keys.events, 100_000).catch(() => null)) ?? [], reporter, totals, settled);
   dirty ||= (await redis.get(keys.dirty).catch(() => null)) !== null;
+  // A write that failed (a full disk) took the charge of the answer it held with it: the next run's balance finds it.
+  dirty ||= stoppedBecause === "outputFolder";
   // Nothing was in flight at the end unless the run was lost or its workers killed: a run that lost nothing ends clean.
   const quiet = !lost && !interruption.signal.aborted;
   if (quiet && !dirty) await state.runs.end(fleet.run);

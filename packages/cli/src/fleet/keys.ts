@@ -53,6 +53,7 @@ export interface FleetConfig {
   requestsPerMinute?: number | undefined;
   maxRetries?: number | undefined;
   timeoutMs?: number | undefined;
+  assumeRate?: number | undefined;
   /** What this run may spend (`--max-credits` less what earlier runs were charged). */
   budget?: number | undefined;
   concurrency: number;
@@ -64,7 +65,7 @@ export interface FleetConfig {
 export function parseConfig(text: string | null | undefined): FleetConfig | undefined {
   try {
     const config = JSON.parse(text ?? "") as FleetConfig;
-    const optional = [config.requestsPerMinute, config.maxRetries, config.timeoutMs, config.budget].every((value) => value === undefined || isCount(value));
+    const optional = [config.requestsPerMinute, config.maxRetries, config.timeoutMs, config.assumeRate, config.budget].every((value) => value === undefined || isCount(value));
     const named = typeof config.platform === "string" && typeof config.baseUrl === "string";
     return named && optional && isCount(config.concurrency) && config.concurrency > 0 && isCount(config.leaseMs) && config.leaseMs > 0 ? config : undefined;
   } catch {

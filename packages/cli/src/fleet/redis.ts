@@ -1,3 +1,4 @@
+import { commandLineRedisUrl, RedisStoreInputError } from "@content-scraper/redis-store";
 import { Redis } from "ioredis";
 import { type Io, urlPassword } from "../io.js";
 import { UsageError } from "../usage-error.js";
@@ -5,35 +6,18 @@ import { UsageError } from "../usage-error.js";
 /**
  * The fleet's Redis URL, never with a password on the command line (every user of a machine can read argv): the
  * whole URL from `CONTENT_SCRAPER_REDIS_URL` (with `--redis` alone), or `--redis redis://host:port` with the password,
- * if any, from `CONTENT_SCRAPER_REDIS_PASSWORD`. Workers get it through their environment.
+ * if any, from `CONTENT_SCRAPER_REDIS_PASSWORD` (the rule `content-scraper-mcp --redis` follows too, in one place:
+ * `commandLineRedisUrl`). Workers get it through their environment.
  */
 export function redisUrl(option: string | true, env: NodeJS.ProcessEnv, io: Io): string {
-  if (option === true) {
-    const url = env.CONTENT_SCRAPER_REDIS_URL;
-    if (!url) throw new UsageError("--redis without a URL reads CONTENT_SCRAPER_REDIS_URL, which is not set.");
-    return checked(url, "CONTENT_SCRAPER_REDIS_URL");
-  }
-  if (urlPassword(option) !== undefined) {
-    io.redactor.add(urlPassword(option));
-    throw new UsageError(
-      "--redis holds a password, which every user of this machine can read on the command line: set CONTENT_SCRAPER_REDIS_PASSWORD (or the whole URL in CONTENT_SCRAPER_REDIS_URL) instead.",
-    );
-  }
-  const url = new URL(checked(option, "--redis"));
-  const password = env.CONTENT_SCRAPER_REDIS_PASSWORD;
-  if (password) url.password = encodeURIComponent(password);
-  return url.href;
-}
-
-function checked(url: string, name: string): string {
-  let protocol: string;
+  // A password refused on the command line is still one this run must never print.
+  if (option !== true) io.redactor.add(urlPassword(option));
   try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new UsageError(`${name} is not a URL (expected redis://host:6379).`);
+    return commandLineRedisUrl("--redis", option, env);
+  } catch (error) {
+    if (error instanceof RedisStoreInputError) throw new UsageError(error.message);
+    throw error;
   }
-  if (protocol !== "redis:" && protocol !== "rediss:") throw new UsageError(`${name} must be a redis:// or rediss:// URL.`);
-  return url;
 }
 
 /** Where the fleet's Redis is, for messages: its host, never its password. */

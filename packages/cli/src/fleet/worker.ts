@@ -12,7 +12,7 @@ import { diskCheckpoints } from "../export/checkpoints.js";
 import type { Checkpoint } from "../export/checkpoint.js";
 import { exportCreator, stopsRun } from "../export/creator.js";
 import { OutputFolder, OutputFolderError } from "../export/folder.js";
-import { readLock } from "../export/lock.js";
+import { FolderTakenError, fenceOnLock, readLock } from "../export/lock.js";
 import type { Io } from "../io.js";
 import { UsageError } from "../usage-error.js";
 import { CoordinationLostError, creatorClaim } from "./claims.js";
@@ -26,6 +26,8 @@ export interface WorkerArguments extends ConnectionOptions {
   /** This machine's path to the export's output folder (the coordinator's, shared). */
   out: string;
   concurrency?: number | undefined;
+  /** `--allow-shared-out` (`FolderOptions.shared`). */
+  allowSharedOut?: boolean | undefined;
 }
 
 /** How often a worker looks at the run's epoch and stop flag, and renews its heartbeat. */
@@ -51,11 +53,26 @@ async function joinExport(redis: Redis, keys: ExportKeys, args: WorkerArguments,
     throw new UsageError(`this worker's base address (${new URL(own.baseUrl).origin}) is not export ${args.export}'s: give the coordinator's --base-url (or SCRAPER_BASE_URL)`);
   }
   const platform = checkPlatform(own, config.platform);
-  const folder = await OutputFolder.open(args.out, platform, io.redactor, { owner: false });
+  const folder = await OutputFolder.open(args.out, platform, io.redactor, { owner: false, shared: args.allowSharedOut });
   if ((await readLock(folder))?.token !== epoch) {
+    await folder.close();
     throw new UsageError(`--out: ${folder.path} is not export ${args.export}'s folder (its coordinator's lock is not there): give this machine's path to the coordinator's output folder`);
   }
+  // Every write from here on checks that the lock on disk is still this run's: a run that took the folder over (its
+  // coordinator dead) fences this worker, whatever Redis still says.
+  fenceOnLock(folder, epoch);
   return { epoch, config, platform, folder };
+}
+
+/** Connects to the fleet's Redis and joins the run there. */
+async function joinRun(url: string, keys: ExportKeys, args: WorkerArguments, io: Io) {
+  const redis = await connectRedis(url);
+  try {
+    return { redis, ...(await joinExport(redis, keys, args, io)) };
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
 }
 
 /**
@@ -72,32 +89,9 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   const say = (line: string) => {
     if (!forked) io.stderr(`${new Date().toISOString()} worker: ${line}\n`);
   };
-  const redis = await connectRedis(url);
-  const keys = exportKeys(args.export);
-  let joined: Awaited<ReturnType<typeof joinExport>>;
-  try {
-    joined = await joinExport(redis, keys, args, io);
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
-  const { epoch, config, platform, folder } = joined;
-  const outage = outageLines(url, say);
-  // Named by its coordinator when forked (which then releases its credits the moment it exits), else by itself.
-  const named = process.env[workerIdVariable];
-  const holder = named && /^[\w.-]+$/.test(named) ? named : `${hostname().replace(/[^\w.-]/g, "_")}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const stores = createRedisStores({ redis, prefix: "content-scraper", holder, onUnavailable: (error) => outage.failed(error), onRecovered: () => outage.answered() });
-  const client = scraperClient(
-    {
-      ...args,
-      requestsPerMinute: args.requestsPerMinute ?? config.requestsPerMinute,
-      maxRetries: args.maxRetries ?? config.maxRetries,
-      timeoutMs: args.timeoutMs ?? config.timeoutMs,
-    },
-    config.budget,
-    { rateLimit: stores.rateLimit, budget: stores.budget, budgetKey: budgetKey(args.export, epoch) },
-  );
-  const store = diskCheckpoints(folder);
+  // A coordinator killed while its worker loaded closed the IPC channel before this line: no 'disconnect' comes for
+  // that, and the worker leaves before it does anything.
+  if (forked && !process.connected) return exitCodes.coordinationLost;
   const controller = new AbortController();
   let leaving: "stop" | "lost" | undefined;
   let left = () => {};
@@ -111,9 +105,48 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
     leaving = how === "lost" ? "lost" : (leaving ?? "stop");
     left();
   };
+  // A forked worker dies with its coordinator, however it goes: from here on, the channel's closing tells it, joined or not.
+  if (forked) process.on("disconnect", () => leave("lost"));
+  const keys = exportKeys(args.export);
+  const joining = joinRun(url, keys, args, io);
+  const joined = await Promise.race([joining, gone.then(() => undefined)]);
+  if (!joined) {
+    // The coordinator went while this worker joined: it takes no job, and what it opened is let go when it has.
+    joining.then(({ redis, folder }) => Promise.all([redis.disconnect(), folder.close()])).catch(() => {});
+    return exitCodes.coordinationLost;
+  }
+  const { redis, epoch, config, platform, folder } = joined;
+  // Joined: a coordinator gone in the same step (the channel closed) leaves nothing for this worker to do.
+  if (leaving !== undefined || (forked && !process.connected)) {
+    redis.disconnect();
+    await folder.close();
+    return exitCodes.coordinationLost;
+  }
+  const outage = outageLines(url, say);
+  // Named by its coordinator when forked (which then releases its credits the moment it exits), else by itself.
+  const named = process.env[workerIdVariable];
+  const holder = named && /^[\w.-]+$/.test(named) ? named : `${hostname().replace(/[^\w.-]/g, "_")}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const stores = createRedisStores({ redis, prefix: "content-scraper", holder, onUnavailable: (error) => outage.failed(error), onRecovered: () => outage.answered() });
+  const client = scraperClient(
+    {
+      ...args,
+      requestsPerMinute: args.requestsPerMinute ?? config.requestsPerMinute,
+      maxRetries: args.maxRetries ?? config.maxRetries,
+      timeoutMs: args.timeoutMs ?? config.timeoutMs,
+      assumeRate: args.assumeRate ?? config.assumeRate,
+    },
+    config.budget,
+    { rateLimit: stores.rateLimit, budget: stores.budget, budgetKey: budgetKey(args.export, epoch) },
+  );
+  const store = diskCheckpoints(folder);
   const aborted = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
   const report = (event: Record<string, unknown>) => {
     redis.rpush(keys.events, JSON.stringify(event)).catch(() => {});
+  };
+  /** Stops the fleet for a write to the folder that failed (a full disk): no job of this worker's is tried again for it. */
+  const folderFailed = async (problem: string) => {
+    await redis.set(keys.stop, JSON.stringify({ reason: "outputFolder", problem }), "NX");
+    leave("stop", `stopped: ${problem}`);
   };
 
   const processor = async (job: Job<CreatorJob>) => {
@@ -126,17 +159,28 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
       // A creator started in this run by a worker that died: its answers in flight may have been charged, unseen.
       if (await claim.claim()) await redis.set(keys.dirty, "1");
       checkpoint = await exportCreator(
-        { client, platform: platform as Platform, folder, store: claim.fence(store), holding: claim.held, signal: controller.signal, stopping: () => leaving !== undefined, onPage: (page) => report({ type: "page", page }) },
+        {
+          client,
+          platform: platform as Platform,
+          folder,
+          store: claim.fence(store),
+          holding: claim.held,
+          signal: controller.signal,
+          // A write that failed (a full disk) stops this worker's other creators before their next request.
+          stopping: () => leaving !== undefined || folder.failed !== undefined,
+          onPage: (page) => report({ type: "page", page }),
+        },
         creator,
       );
     } catch (error) {
       if (error instanceof CoordinationLostError) return leave("lost", `export ${args.export}'s run is gone from Redis: leaving`);
+      if (error instanceof FolderTakenError) return leave("lost", `${error.message}: another run took it over, so this worker leaves without writing more`);
       if (!(error instanceof OutputFolderError)) throw error;
-      await redis.set(keys.stop, JSON.stringify({ reason: "outputFolder", problem: error.message }), "NX");
-      return;
+      return folderFailed(folder.failed?.message ?? error.message);
     }
     report({ type: "creator", checkpoint });
-    if (stopsRun(checkpoint.stoppedBecause)) {
+    if (folder.failed) await folderFailed(folder.failed.message);
+    else if (stopsRun(checkpoint.stoppedBecause)) {
       await redis.set(keys.stop, JSON.stringify({ reason: checkpoint.stoppedBecause, problem: checkpoint.error?.message }), "NX");
     }
     await claim.release();
@@ -179,8 +223,6 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   const onSignal = () => leave("stop");
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
-  // A forked worker dies with its coordinator: the IPC channel closes when the coordinator goes, however it goes.
-  process.on("disconnect", () => leave("lost"));
 
   await gone;
   // The pages in flight finish (within the grace), unless they are aborted meanwhile: then a second for the rest.
@@ -198,6 +240,7 @@ export async function runWorker(args: WorkerArguments, io: Io): Promise<number> 
   await store.close();
   await stores.close();
   redis.disconnect();
+  await folder.close();
   if (process.connected) process.disconnect();
   // Pages given up in flight may have been charged with their answers lost: the exit status tells the coordinator.
   if (leaving === "lost") return exitCodes.coordinationLost;

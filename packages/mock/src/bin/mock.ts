@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token T] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
+// content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token-file F] [--seed sandbox] [--dynamic] [--credits N] [--rate-limit N] [--time-scale X]
 // content-scraper-mock <reset|advance|clock|balance|log|fault|faults> … (the control API of a running sandbox)
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { commandNames, commandsUsage, controlTokenVariable, runCommand } from "../control/commands.js";
+import { controlToken, controlTokenVariable, refuseMoved, UsageError } from "../control/command-line.js";
+import { commandNames, commandsUsage, runCommand } from "../control/commands.js";
 import { SandboxControlError } from "../control/plane.js";
 import { controlPath } from "../control/routes.js";
 
@@ -16,9 +17,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token <token>] [--seed <text>] [--dynamic] [--credits <n>]
-                            [--rate-limit <per minute>] [--time-scale <x>]
+const usage = `usage: content-scraper-mock [--port 4010] [--host 127.0.0.1] [--control-token-file <path>] [--seed <text>] [--dynamic]
+                            [--credits <n>] [--rate-limit <per minute>] [--time-scale <x>]
        content-scraper-mock <command> …
+
+The control token, if you give one, comes from $${controlTokenVariable} or a file of mode 0600
+(--control-token-file), never the command line.
 
 ${commandsUsage}`;
 
@@ -42,7 +46,9 @@ function parse(args: string[]) {
       options: {
         port: { type: "string", default: "4010" },
         host: { type: "string", default: "127.0.0.1" },
+        // Taken only to be refused: see command-line.ts.
         "control-token": { type: "string" },
+        "control-token-file": { type: "string" },
         seed: { type: "string" },
         dynamic: { type: "boolean", default: false },
         credits: { type: "string" },
@@ -65,8 +71,9 @@ if (command) {
     process.exit(0);
   } catch (error) {
     // A mistake in the call (SandboxControlError names the field) or no sandbox at the URL: one line, exit status 1.
+    // Unusable flags or environment, found before anything is sent (UsageError, parseArgs's errors): exit status 2.
     console.error(`content-scraper-mock ${command}: ${error instanceof SandboxControlError ? `${error.field}: ` : ""}${(error as Error).message}`);
-    process.exit(error instanceof TypeError && "code" in error ? 2 : 1);
+    process.exit(error instanceof UsageError || (error instanceof TypeError && "code" in error) ? 2 : 1);
   }
 }
 const values = parse(args);
@@ -75,10 +82,21 @@ if (values.help) {
   process.exit(0);
 }
 
+/** The control token, if one is given: from the file or the environment, never the command line. */
+function givenControlToken(): string | undefined {
+  try {
+    refuseMoved("--control-token", values["control-token"]);
+    return controlToken(values["control-token-file"], process.env);
+  } catch (error) {
+    if (error instanceof UsageError) refuse(error.message);
+    throw error;
+  }
+}
+
 const options = {
   port: number("port", values.port),
   host: values.host,
-  controlToken: values["control-token"] ?? (process.env[controlTokenVariable] || undefined),
+  controlToken: givenControlToken(),
   seed: values.seed,
   dynamic: values.dynamic,
   credits: number("credits", values.credits),
@@ -109,7 +127,7 @@ if (mock.beyondLoopback) {
 }
 if (mock.controlToken !== undefined) {
   const token = options.controlToken === undefined ? mock.controlToken : "<the token you gave>";
-  console.log(`Control API (${controlPath}): send Authorization: Bearer ${token} (the commands read $${controlTokenVariable}).`);
+  console.log(`Control API (${controlPath}): send Authorization: Bearer ${token} (the commands read $${controlTokenVariable} or --control-token-file).`);
 }
 console.log("Keys, magic inputs and options: see the @content-scraper/mock README. Ctrl-C stops it.");
 

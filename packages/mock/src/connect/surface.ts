@@ -60,6 +60,7 @@ export function createConnectSurface(options: ConnectOptions): Surface {
   return {
     maxBodyBytes,
     tooLarge: () => envelope(requestId(clock.now()), 413, "payload_too_large", `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.`),
+    busy: (message, retryAfterSeconds) => envelope(requestId(clock.now()), 429, "rate_limited", message, {}, { "Retry-After": String(retryAfterSeconds) }),
     handle: answerAll(clock, answer, (id) => envelope(id, 500, "internal", "The sandbox failed to answer this request; see its log.")),
     reset: (credential) => buckets.reset(credential),
     // The reference documents no connect operation: no fault can name one.

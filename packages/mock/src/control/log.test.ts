@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { weigh } from "../bounded.js";
 import { type LoggedAnswer, loggedBytes } from "./log.js";
 
-// The log counts an entry as every store does (`weigh`: its key and its JSON), without writing the JSON.
+// The log counts an entry as every store does (`weigh`: its key, its JSON and its values), without writing the JSON.
 const entries: LoggedAnswer[] = [
   { at: 1_732_000_000_000, surface: "scraper", operation: "shortvideoProfile", method: "POST", path: "/api/v1/scrape/shortvideo/profile", status: 200, creditsCharged: 1, requestId: "req_01M8CD9594WJ84B25MCKG5DDPS" },
   { at: 0, surface: null, operation: null, method: "GET", path: "/nowhere", status: 404, creditsCharged: null, requestId: null },

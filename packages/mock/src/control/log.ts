@@ -1,4 +1,4 @@
-import { entryBytes } from "../bounded.js";
+import { containerBytes, entryBytes, valueBytes } from "../bounded.js";
 import { stateLimits } from "../limits.js";
 
 // The request log: what every surface answered, newest last, for tests to read back (`log()`). No credential is kept:
@@ -56,8 +56,14 @@ function jsonLength(value: string | number | null): number {
  * entry's JSON for each answer.
  */
 export function loggedBytes(key: string, { at, surface, operation, method, path, status, creditsCharged, requestId }: LoggedAnswer): number {
-  const values = [surface, operation, method, path, status, creditsCharged, requestId].reduce<number>((length, value) => length + jsonLength(value), 0);
-  return entryBytes + 2 * (key.length + fixedJsonLength + isoLength(at) + 2 + values);
+  let length = 0;
+  // Strings and numbers, as `weigh` counts them: the key, the time, and every other field that is not null.
+  let values = 2;
+  for (const value of [surface, operation, method, path, status, creditsCharged, requestId]) {
+    length += jsonLength(value);
+    if (value !== null) values += 1;
+  }
+  return entryBytes + containerBytes + valueBytes * values + 2 * (key.length + fixedJsonLength + isoLength(at) + 2 + length);
 }
 
 /**

@@ -76,6 +76,7 @@ export async function createLegacySurface(options: PrismSurfaceOptions): Promise
   return {
     maxBodyBytes,
     tooLarge: () => json(413, { error: `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.` }),
+    busy: (message, retryAfterSeconds) => json(429, { error: message }, { "Retry-After": String(retryAfterSeconds) }),
     handle: answerAll(clock, answer, () => json(500, { error: "The sandbox failed to answer this request; see its log." })),
     reset: (credential) => buckets.reset(credential),
     statuses: (operationId) => engine.operations.get(operationId)?.responses.map((response) => response.code),

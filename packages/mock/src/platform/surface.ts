@@ -221,6 +221,7 @@ export async function createPlatformSurface(options: PrismSurfaceOptions): Promi
   return {
     maxBodyBytes,
     tooLarge: () => failure(413, "invalid_request", `Request body exceeds the ${maxBodyBytes / 1024} KB sandbox limit.`, requestId(clock.now())),
+    busy: (message, retryAfterSeconds) => failure(429, "rate_limited", message, requestId(clock.now()), { "Retry-After": String(retryAfterSeconds) }),
     handle: answerAll(clock, answer, (id) => failure(500, "internal", "The sandbox failed to answer this request; see its log.", id)),
     reset(credential) {
       buckets.reset(credential);

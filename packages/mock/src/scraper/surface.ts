@@ -223,6 +223,8 @@ export async function createScraperSurface(options: ScraperOptions): Promise<Sur
   return {
     maxBodyBytes,
     tooLarge: () => failure("PAYLOAD_TOO_LARGE", `Request body exceeds the ${maxBodyBytes / 1024} KB limit.`, requestId(clock.now())),
+    // The service's own answer for a moment of overload: refunded, and retried after `Retry-After`.
+    busy: (message, retryAfterSeconds) => failure("SCRAPER_SYSTEM_BUSY", message, requestId(clock.now()), {}, { "Retry-After": String(retryAfterSeconds) }),
     // A bug in the sandbox is answered as the service answers its own failures: refunded, retryable, and logged.
     handle: answerAll(clock, answer, (id) => failure("INTERNAL_ERROR", "The sandbox failed to answer this request; see its log.", id)),
     reset(key) {
